@@ -6,6 +6,8 @@ and checks the definition directly, so an engine bug cannot hide behind itself.
 
 from __future__ import annotations
 
+import itertools
+
 
 def assert_tour(rows, cols, tour, *, closed=False, start=None, blocked=()):
     """Fail with a clear message unless ``tour`` is a knight's tour.
@@ -23,7 +25,7 @@ def assert_tour(rows, cols, tour, *, closed=False, start=None, blocked=()):
     if start is not None:
         start = divmod(start, cols) if isinstance(start, int) else tuple(start)
         assert cells[0] == start, f"tour starts at {cells[0]}, not {start}"
-    pairs = list(zip(cells, cells[1:]))
+    pairs = list(itertools.pairwise(cells))
     if closed:
         pairs.append((cells[-1], cells[0]))
     for (r1, c1), (r2, c2) in pairs:

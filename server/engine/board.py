@@ -39,7 +39,7 @@ class BoardError(ValueError):
 class Board:
     """A rows x cols board, optionally with blocked squares (irregular levels)."""
 
-    __slots__ = ("rows", "cols", "blocked", "__dict__")
+    __slots__ = ("__dict__", "blocked", "cols", "rows")
 
     def __init__(self, rows: int, cols: int, blocked: Iterable[int] = ()) -> None:
         for label, value in (("rows", rows), ("cols", cols)):

@@ -1,0 +1,57 @@
+"""`make bench`: every benchmark's medians in one Markdown table.
+
+Speed and memory goals live here, never in timed test assertions: the machines
+are shared and noisy, so each figure is a median of several runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+SUITES = ("bench_construct", "bench_search", "bench_hints")
+
+
+def format_value(value: float) -> str:
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return f"{int(value):,}"
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    if abs(value) >= 1:
+        return f"{value:.2f}"
+    return f"{value:.3g}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", default=None, help="suite names, e.g. bench_hints")
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    suites = args.only or SUITES
+    rows = []
+    began = time.perf_counter()
+    for name in suites:
+        module = importlib.import_module(f"benchmarks.{name}")
+        print(f"running {name} ...", file=sys.stderr, flush=True)
+        rows.extend(module.run(repeat=args.repeat))
+    print(f"Python {platform.python_version()} on {platform.machine()}, medians of {args.repeat}")
+    print()
+    print("| benchmark | median | unit | goal | note |")
+    print("|---|---:|---|---|---|")
+    for row in rows:
+        print(
+            f"| {row['benchmark']} | {format_value(row['median'])} | {row['unit']} "
+            f"| {row.get('goal', '')} | {row.get('note', '')} |"
+        )
+    print(f"\n(total {time.perf_counter() - began:.0f} s)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,28 @@
+"""The application factory (Flask's tutorial pattern)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from .config import build_config
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Build the app; ``config`` overrides the embedded defaults and the environment."""
+    app = Flask(
+        __name__,
+        instance_path=str((config or {}).get("INSTANCE_PATH") or ROOT / "instance"),
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.update(build_config(Path(app.instance_path), config))
+
+    from .web import errors, pages
+
+    app.register_blueprint(pages.bp)
+    errors.register(app)
+    return app

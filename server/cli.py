@@ -1,0 +1,243 @@
+"""The ``knights-tour`` command: serve, solve, hint.
+
+Exit codes are a contract other tools rely on (see README):
+0 found / completable, 2 bad arguments, 3 no tour (dead), 4 budget ran out (unknown).
+Rows and columns are zero-based from the top-left.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+from collections.abc import Sequence
+
+from .engine.board import Board, BoardError, parse_dims
+
+EXIT_OK, EXIT_USAGE, EXIT_NO_TOUR, EXIT_BUDGET = 0, 2, 3, 4
+BOARD_PRINT_LIMIT = 10_000  # larger boards print a summary; use --json for the tour
+
+
+class UsageError(Exception):
+    """Bad arguments: reported as one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not argparse's usage block
+        raise UsageError(message)
+
+
+def _parse_square(text: str, board: Board) -> int:
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
+        raise UsageError(f"a square must look like R,C (zero-based row,column), got {text!r}")
+    row, col = (int(p) for p in parts)
+    try:
+        return board.square(row, col)
+    except BoardError as err:
+        raise UsageError(str(err)) from None
+
+
+def _positive_int(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return int(text)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="knights-tour", description="Knight's Tour Studio (马踏棋盘)")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    serve = sub.add_parser("serve", help="run the web app")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=_positive_int, default=None, help="default $PORT or 5000")
+    serve.add_argument("--message-queue", default=None, help="e.g. redis://127.0.0.1:6379/0")
+
+    solve = sub.add_parser("solve", help="find a tour")
+    solve.add_argument("dims", metavar="ROWSxCOLS")
+    solve.add_argument("--start", default="0,0", metavar="R,C")
+    solve.add_argument("--closed", action="store_true")
+    solve.add_argument(
+        "--algorithm", default="auto", choices=("auto", "seed", "warnsdorff", "construct")
+    )
+    solve.add_argument("--budget", type=_positive_int, default=None, metavar="NODES")
+    solve.add_argument("--time-limit", type=_positive_float, default=None, metavar="SECONDS")
+    solve.add_argument("--json", action="store_true")
+
+    hint = sub.add_parser("hint", help="is this partial tour completable? what next?")
+    hint.add_argument("dims", metavar="ROWSxCOLS")
+    hint.add_argument("--path", nargs="+", required=True, metavar="R,C")
+    hint.add_argument("--closed", action="store_true")
+    hint.add_argument("--time-limit", type=_positive_float, default=1.0, metavar="SECONDS")
+    hint.add_argument("--json", action="store_true")
+    return parser
+
+
+def format_board(board: Board, tour: Sequence[int]) -> str:
+    """The board with move numbers, tab-separated, as the articles print it."""
+    numbers = [0] * board.area
+    for step, sq in enumerate(tour, 1):
+        numbers[sq] = step
+    lines = []
+    for row in range(board.rows):
+        cells = numbers[row * board.cols : (row + 1) * board.cols]
+        lines.append("\t".join(str(n) for n in cells))
+    return "\n".join(lines)
+
+
+def _cells(board: Board, squares: Sequence[int] | None) -> list[list[int]] | None:
+    if squares is None:
+        return None
+    cols = board.cols
+    return [list(divmod(sq, cols)) for sq in squares]
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from .engine.solver import solve_tour
+
+    board = Board(*_dims(args.dims))
+    start = _parse_square(args.start, board)
+    outcome = solve_tour(
+        board,
+        start,
+        closed=args.closed,
+        algorithm=args.algorithm,
+        node_budget=args.budget,
+        time_limit=args.time_limit,
+    )
+    code = {"found": EXIT_OK, "budget": EXIT_BUDGET}.get(outcome.status, EXIT_NO_TOUR)
+    if args.json:
+        doc = {
+            "rows": board.rows,
+            "cols": board.cols,
+            "closed": args.closed,
+            "algorithm": outcome.algorithm,
+            "tour": _cells(board, outcome.tour),
+            "stats": {
+                "nodes": outcome.nodes,
+                "backtracks": outcome.backtracks,
+                "seconds": round(outcome.seconds, 6),
+            },
+        }
+        if outcome.status != "found":
+            doc["reason"] = outcome.reason
+        json.dump(doc, sys.stdout, separators=(",", ":"))
+        sys.stdout.write("\n")
+    elif outcome.status == "found":
+        kind = "closed" if args.closed else "open"
+        if board.area <= BOARD_PRINT_LIMIT:
+            print(format_board(board, outcome.tour))
+        print(
+            f"{kind} tour of {board.dims} by {outcome.algorithm}: "
+            f"{outcome.nodes} nodes, {outcome.backtracks} backtracks, {outcome.seconds:.3f} s"
+        )
+    if outcome.status != "found":
+        print(f"knights-tour: {outcome.reason}", file=sys.stderr)
+    return code
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    from .engine.hints import hint
+
+    board = Board(*_dims(args.dims))
+    path = [_parse_square(text, board) for text in args.path]
+    try:
+        answer = hint(board, path, closed=args.closed, time_limit=args.time_limit)
+    except BoardError as err:
+        raise UsageError(str(err)) from None
+    if args.json:
+        doc = {
+            "verdict": answer.verdict,
+            "next": list(divmod(answer.next, board.cols)) if answer.next is not None else None,
+            "witness": _cells(board, answer.witness),
+            "reason": answer.reason,
+        }
+        json.dump(doc, sys.stdout, separators=(",", ":"))
+        sys.stdout.write("\n")
+    elif answer.verdict == "completable":
+        if answer.next is None:
+            print("the tour is already complete")
+        else:
+            row, col = divmod(answer.next, board.cols)
+            print(f"next: {row},{col} ({board.name(answer.next)})")
+            if board.area <= BOARD_PRINT_LIMIT:
+                print(format_board(board, [*path, *answer.witness]))
+    else:
+        print(f"{answer.verdict}: {answer.reason}")
+    return {"completable": EXIT_OK, "dead": EXIT_NO_TOUR}.get(answer.verdict, EXIT_BUDGET)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from werkzeug.serving import make_server
+
+    from .app import create_app
+
+    port = args.port
+    if port is None:
+        env_port = os.environ.get("PORT", "5000")
+        if not env_port.isdigit():
+            raise UsageError(f"PORT must be a number, got {env_port!r}")
+        port = int(env_port)
+    if port > 65535:
+        raise UsageError(f"port must be at most 65535, got {port}")
+    config = {}
+    if args.message_queue:
+        config["SOCKETIO_MESSAGE_QUEUE"] = args.message_queue
+    app = create_app(config)
+    try:
+        server = make_server(args.host, port, app, threaded=True)
+    except (OSError, SystemExit) as err:
+        print(f"knights-tour: cannot listen on {args.host}:{port}: {err}", file=sys.stderr)
+        return 1
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    print(f"Knight's Tour Studio listening on http://{args.host}:{server.port}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    print("stopped", flush=True)
+    return EXIT_OK
+
+
+def _dims(text: str) -> tuple[int, int]:
+    try:
+        return parse_dims(text)
+    except BoardError as err:
+        raise UsageError(str(err)) from None
+
+
+COMMANDS = {"serve": cmd_serve, "solve": cmd_solve, "hint": cmd_hint}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command](args)
+    except UsageError as err:
+        print(f"knights-tour: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except BoardError as err:
+        print(f"knights-tour: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

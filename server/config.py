@@ -1,0 +1,44 @@
+"""Configuration: embedded defaults, then the environment, then the caller's mapping.
+
+The secret key comes from ``SECRET_KEY`` in the environment; when absent it is
+generated once and kept in ``instance/secret_key`` so sessions survive restarts.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+DEFAULTS = {
+    "DEBUG": False,
+    "MAX_CONTENT_LENGTH": 64 * 1024,  # every JSON body the app accepts is small
+    "SOCKETIO_MESSAGE_QUEUE": None,
+    "SOCKETIO_CORS_ALLOWED_ORIGINS": None,  # None = same origin only
+}
+
+ENV_KEYS = ("DATABASE_URL", "SOCKETIO_MESSAGE_QUEUE", "SECRET_KEY")
+
+
+def load_secret_key(instance_path: Path) -> str:
+    key_file = instance_path / "secret_key"
+    if key_file.exists():
+        return key_file.read_text().strip()
+    key = secrets.token_hex(32)
+    instance_path.mkdir(parents=True, exist_ok=True)
+    fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key)
+    return key
+
+
+def build_config(instance_path: Path, overrides: dict | None) -> dict:
+    config = dict(DEFAULTS)
+    config["DATABASE_URL"] = f"sqlite:///{instance_path / 'knights_tour.sqlite3'}"
+    for key in ENV_KEYS:
+        if os.environ.get(key):
+            config[key] = os.environ[key]
+    config.update(overrides or {})
+    if not config.get("SECRET_KEY"):
+        config["SECRET_KEY"] = load_secret_key(instance_path)
+    return config

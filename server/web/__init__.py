@@ -1,0 +1,1 @@
+"""Flask blueprints and Socket.IO handlers: thin translators around the engine and the game."""
