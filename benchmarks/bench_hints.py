@@ -1,0 +1,139 @@
+"""Hint latency on a fixed corpus of random-play positions (8x8 and 10x10, open and closed).
+
+Each position: a random start square, then uniformly random legal moves until
+the walk gets stuck; the position is that walk cut after a uniformly random
+number of moves between 1 and the walk's length.  The RNG seed is fixed, so the
+corpus never changes between runs.  Every hint gets a 1 s budget.
+
+Rows per board and mode: p50 and p99 latency in ms (for the p99 row the
+"median" column holds the p99: the median over ``repeat`` passes of each
+pass's 99th percentile; a CPU-time p99 row as well), the share of
+``unknown`` answers (the largest over the passes) and the slowest hint.
+Goals: p99 <= 100 ms and no ``unknown``.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from server.engine.board import Board
+from server.engine.hints import hint
+
+SEED = 20240611
+CORPUS_SIZE = 1000
+TIME_LIMIT = 1.0
+CONFIGS = ((8, 8, False), (8, 8, True), (10, 10, False), (10, 10, True))
+
+
+def corpus(rows: int, cols: int, size: int = CORPUS_SIZE, seed: int = SEED) -> list[list[int]]:
+    """The fixed list of random-play positions (paths of board squares)."""
+    rng = random.Random(f"{seed}:{rows}x{cols}")
+    board = Board(rows, cols)
+    out = []
+    while len(out) < size:
+        walk = [rng.randrange(board.area)]
+        seen = {walk[0]}
+        while True:
+            moves = [n for n in board.neighbours[walk[-1]] if n not in seen]
+            if not moves:
+                break
+            walk.append(rng.choice(moves))
+            seen.add(walk[-1])
+        if len(walk) < 2:
+            continue
+        out.append(walk[: rng.randint(1, len(walk) - 1) + 1])
+    return out
+
+
+def measure(rows: int, cols: int, closed: bool, positions: list[list[int]]) -> dict:
+    """Time every position once: latencies in ms, unknown count and verdict counts."""
+    board = Board(rows, cols)
+    times = []
+    cpu = []
+    nodes = 0
+    unknown = 0
+    verdicts: dict[str, int] = {}
+    for path in positions:
+        began, began_cpu = time.perf_counter(), time.process_time()
+        h = hint(board, path, closed=closed, time_limit=TIME_LIMIT)
+        times.append((time.perf_counter() - began) * 1000)
+        cpu.append((time.process_time() - began_cpu) * 1000)
+        nodes = max(nodes, h.nodes)
+        verdicts[h.verdict] = verdicts.get(h.verdict, 0) + 1
+        unknown += h.verdict == "unknown"
+    times.sort()
+    cpu.sort()
+    return {
+        "cpu p99": cpu[min(len(cpu) - 1, (99 * len(cpu)) // 100)],
+        "nodes": nodes,
+        "p50": times[len(times) // 2],
+        "p99": times[min(len(times) - 1, (99 * len(times)) // 100)],
+        "max": times[-1],
+        "unknown": unknown / len(times),
+        "verdicts": verdicts,
+    }
+
+
+def run(repeat: int = 1, size: int = CORPUS_SIZE) -> list[dict]:
+    """Benchmark rows for ``benchmarks/bench.py``: medians over ``repeat`` passes."""
+    rows_out = []
+    for rows, cols, closed in CONFIGS:
+        positions = corpus(rows, cols, size)
+        passes = [measure(rows, cols, closed, positions) for _ in range(max(1, repeat))]
+        mode = "closed" if closed else "open"
+        label = f"hints {rows}x{cols} {mode}"
+        v = passes[0]["verdicts"]
+        mix = ", ".join(f"{k} {v[k]}" for k in sorted(v))
+        note = f"{len(positions)} random-play positions, 1 s budget; {mix}"
+        rows_out += [
+            {
+                "benchmark": f"{label} p50",
+                "median": statistics.median(p["p50"] for p in passes),
+                "unit": "ms",
+                "goal": "",
+                "note": note,
+            },
+            {
+                "benchmark": f"{label} p99",
+                "median": statistics.median(p["p99"] for p in passes),
+                "unit": "ms",
+                "goal": "<= 100",
+                "note": "median column holds the 99th percentile",
+            },
+            {
+                "benchmark": f"{label} unknown share",
+                "median": max(p["unknown"] for p in passes),
+                "unit": "fraction",
+                "goal": "0",
+                "note": "largest over the passes",
+            },
+            {
+                "benchmark": f"{label} p99 CPU",
+                "median": statistics.median(p["cpu p99"] for p in passes),
+                "unit": "ms",
+                "goal": "",
+                "note": "process CPU time: steadier than wall time on a shared machine",
+            },
+            {
+                "benchmark": f"{label} slowest",
+                "median": statistics.median(p["max"] for p in passes),
+                "unit": "ms",
+                "goal": "",
+                "note": f"the slowest single hint; most nodes {passes[0]['nodes']}",
+            },
+        ]
+    return rows_out
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(
+            f"{row['benchmark']:34} {row['median']:10.3f} {row['unit']:8} {row['goal']:7} "
+            f"{row['note']}"
+        )
