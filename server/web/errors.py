@@ -10,7 +10,8 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
         if request.path.startswith("/api/"):
-            return jsonify(error=err.description, status=err.code), err.code
+            code = (err.name or "error").lower().replace(" ", "-")
+            return jsonify(error=err.description, code=code, status=err.code), err.code
         return err
 
     @app.errorhandler(Exception)

@@ -1,0 +1,1 @@
+"""Rules, state and persistence of a game of play (no HTTP here)."""

@@ -1,0 +1,191 @@
+"""Games and scores in the database.
+
+Each intention is one transaction, committed before the response: load the
+game, apply the rule, write it back, commit.  A refused intention raises
+before anything is written, so the stored game stays as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.exc import IntegrityError
+
+from .models import Game, Score, db
+from .rules import GameState, RuleError, new_game
+
+T = TypeVar("T")
+
+NAME_MAX = 24
+LEADERBOARD_SIZE = 10
+MAX_ID_LENGTH = 64
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game as the web layer sees it."""
+
+    id: str
+    state: GameState
+    scored: bool  # already on the leaderboard
+
+
+def _to_state(game: Game) -> GameState:
+    return GameState(
+        rows=game.rows,
+        cols=game.cols,
+        closed=game.closed,
+        path=json.loads(game.path),
+        returned=game.returned,
+        undos=game.undos,
+        hints=game.hints,
+        started_at=game.started_at,
+        finished_at=game.finished_at,
+        good_until=game.good_until,
+        dead_from=game.dead_from,
+        dead=json.loads(game.dead) if game.dead else None,
+    )
+
+
+def _store(game: Game, state: GameState) -> None:
+    game.path = json.dumps(state.path)
+    game.returned = state.returned
+    game.undos, game.hints = state.undos, state.hints
+    game.started_at, game.finished_at = state.started_at, state.finished_at
+    game.good_until, game.dead_from = state.good_until, state.dead_from
+    game.dead = json.dumps(state.dead) if state.dead else None
+
+
+def _fetch(game_id: str) -> Game:
+    game = db.session.get(Game, game_id) if len(game_id) <= MAX_ID_LENGTH else None
+    if game is None:
+        raise RuleError("unknown-game")
+    return game
+
+
+def _scored(game_id: str) -> bool:
+    return db.session.scalar(select(Score.id).where(Score.game_id == game_id)) is not None
+
+
+def create_game(rows: int, cols: int, closed: bool) -> Loaded:
+    state = new_game(rows, cols, closed)
+    game = Game(rows=rows, cols=cols, closed=closed)
+    _store(game, state)
+    db.session.add(game)
+    db.session.commit()
+    return Loaded(game.id, state, False)
+
+
+def load(game_id: str) -> Loaded:
+    game = _fetch(game_id)
+    return Loaded(game.id, _to_state(game), _scored(game.id))
+
+
+def change(game_id: str, action: Callable[[GameState], T]) -> tuple[Loaded, T]:
+    """Apply ``action`` to the stored game and commit; on RuleError nothing is written."""
+    game = _fetch(game_id)
+    state = _to_state(game)
+    try:
+        outcome = action(state)
+    except Exception:
+        db.session.rollback()
+        raise
+    _store(game, state)
+    db.session.commit()
+    return Loaded(game.id, state, _scored(game.id)), outcome
+
+
+def now() -> float:
+    return time.time()
+
+
+def clean_name(name: str) -> str:
+    """1..24 characters of plain text; stored as typed, escaped by whoever renders it."""
+    name = unicodedata.normalize("NFC", name).strip()
+    if not 1 <= len(name) <= NAME_MAX or any(
+        unicodedata.category(ch).startswith("C") and ch != "\u200d" for ch in name
+    ):
+        raise RuleError("bad-name")
+    return name
+
+
+def submit_score(game_id: str, name: str) -> dict:
+    """Put a server-verified win on the leaderboard, once."""
+    game = _fetch(game_id)
+    state = _to_state(game)
+    if not state.won:
+        raise RuleError("not-won")
+    name = clean_name(name)
+    if _scored(game.id):
+        raise RuleError("already-submitted")
+    score = Score(
+        game_id=game.id,
+        name=name,
+        rows=state.rows,
+        cols=state.cols,
+        closed=state.closed,
+        seconds=state.elapsed(now()),
+        moves=state.moves,
+        hints=state.hints,
+        undos=state.undos,
+    )
+    db.session.add(score)
+    try:
+        db.session.commit()
+    except IntegrityError:  # a concurrent submission won the race
+        db.session.rollback()
+        raise RuleError("already-submitted") from None
+    return _entry(score, _rank(score))
+
+
+def _group(rows: int, cols: int, closed: bool, assisted: bool):
+    hinted = Score.hints > 0 if assisted else Score.hints == 0
+    return and_(Score.rows == rows, Score.cols == cols, Score.closed == closed, hinted)
+
+
+def _rank(score: Score) -> int:
+    better = or_(
+        Score.seconds < score.seconds,
+        and_(Score.seconds == score.seconds, Score.moves < score.moves),
+        and_(Score.seconds == score.seconds, Score.moves == score.moves, Score.id < score.id),
+    )
+    group = _group(score.rows, score.cols, score.closed, score.hints > 0)
+    return db.session.scalar(select(func.count(Score.id)).where(group, better)) + 1
+
+
+def _entry(score: Score, rank: int) -> dict:
+    return {
+        "rank": rank,
+        "name": score.name,
+        "seconds": score.seconds,
+        "moves": score.moves,
+        "hints": score.hints,
+        "undos": score.undos,
+        "assisted": score.hints > 0,
+        "rows": score.rows,
+        "cols": score.cols,
+        "closed": score.closed,
+        "created_at": score.created_at.isoformat(),
+    }
+
+
+def leaderboard(rows: int, cols: int, closed: bool, limit: int = LEADERBOARD_SIZE) -> dict:
+    """Best times for one board size and mode; runs that used hints are ranked apart."""
+    board = {}
+    for label, assisted in (("unassisted", False), ("assisted", True)):
+        query = (
+            select(Score)
+            .where(_group(rows, cols, closed, assisted))
+            .order_by(Score.seconds, Score.moves, Score.id)
+            .limit(limit)
+        )
+        board[label] = [
+            _entry(score, rank) for rank, score in enumerate(db.session.scalars(query), 1)
+        ]
+    return board

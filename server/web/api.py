@@ -1,0 +1,254 @@
+"""The JSON API of the Play page (docs/api.md): parse strictly, call server.game, answer.
+
+Integers must be JSON integers (``true`` is not 1, ``3.0`` is not 3), booleans
+must be ``true``/``false``; fields the contract does not name are ignored.
+Every refusal is a 4xx ``{"error", "code"}`` in the request's language.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from flask import Blueprint, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from ..engine.theory import tour_verdict
+from ..game import rules, service
+from ..game.rules import RuleError
+from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+HTTP_STATUS = {
+    "bad-request": 400,
+    "bad-board": 400,
+    "bad-name": 400,
+    "unknown-game": 404,
+    "illegal-move": 409,
+    "game-over": 409,
+    "bad-undo": 409,
+    "not-won": 409,
+    "already-submitted": 409,
+}
+HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
+MISSING = object()
+
+
+# -- errors -------------------------------------------------------------------
+def _error(code: str, status: int, detail: str | None = None, params: dict | None = None):
+    key = f"error.{code}.{detail}" if f"error.{code}.{detail}" in MESSAGES else f"error.{code}"
+    return jsonify(error=text(key, request_lang(), params), code=code), status
+
+
+@bp.errorhandler(RuleError)
+def refused(err: RuleError):
+    return _error(err.code, HTTP_STATUS[err.code], err.detail, err.params)
+
+
+@bp.errorhandler(HTTPException)
+def http_error(err: HTTPException):
+    code = HTTP_CODES.get(err.code, "bad-request")
+    return _error(code, err.code or 400, "json" if code == "bad-request" else None)
+
+
+# -- parsing ------------------------------------------------------------------
+def _body() -> dict:
+    """The JSON object sent; an empty body counts as ``{}``."""
+    raw = request.get_data(cache=True)  # 413 beyond MAX_CONTENT_LENGTH
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise RuleError("bad-request", "json") from None
+    if not isinstance(body, dict):
+        raise RuleError("bad-request", "json")
+    return body
+
+
+def _int(body: dict, name: str, default=MISSING) -> int:
+    value = body.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError("bad-request", field=name)
+    return value
+
+
+def _bool(body: dict, name: str, default=MISSING) -> bool:
+    value = body.get(name, default)
+    if not isinstance(value, bool):
+        raise RuleError("bad-request", field=name)
+    return value
+
+
+def _str(body: dict, name: str) -> str:
+    value = body.get(name)
+    if not isinstance(value, str):
+        raise RuleError("bad-request", field=name)
+    return value
+
+
+def _query_int(name: str, required: bool = True) -> int | None:
+    value = request.args.get(name)
+    if value is None and not required:
+        return None
+    if value is None or not re.fullmatch(r"-?\d{1,6}", value):
+        raise RuleError("bad-request", field=name)
+    return int(value)
+
+
+def _query_bool(name: str) -> bool:
+    value = request.args.get(name, "false").lower()
+    if value not in ("true", "false", "1", "0"):
+        raise RuleError("bad-request", field=name)
+    return value in ("true", "1")
+
+
+def _board_query() -> tuple[int, int, bool]:
+    rows, cols = _query_int("rows"), _query_int("cols")
+    rules.new_game(rows, cols, False)  # validates the range
+    return rows, cols, _query_bool("closed")
+
+
+# -- answers ------------------------------------------------------------------
+def _verdict_json(verdict, lang: str) -> dict:
+    reason = reason_text("theory", verdict.code, verdict.params, verdict.reason, lang)
+    return {"possible": verdict.possible, "reason": reason, "code": verdict.code}
+
+
+def _message(state: rules.GameState, lang: str) -> str:
+    """The status line, in words."""
+    status = state.status
+    if status == "won":
+        return text("status.won", lang, {"moves": state.moves, "seconds": state.elapsed(0)})
+    full = len(state.path) == state.board.size  # closed mode, the return move is left
+    key = f"status.{status}" + (".return" if full and status != "new" else "")
+    return text(key, lang, {"moves": state.moves, "left": state.squares_left})
+
+
+def _dead_json(dead: dict, lang: str) -> dict:
+    undo = dead["undo"]
+    key = "status.dead.start" if undo is None else "status.dead.one" if undo == 1 else "status.dead"
+    reason = reason_text("hint", dead["code"], dead["params"], dead["reason"], lang)
+    return {**dead, "reason": reason, "message": text(key, lang, {"undo": undo})}
+
+
+def _state_json(loaded: service.Loaded) -> dict:
+    state, lang = loaded.state, request_lang()
+    cols = state.cols
+
+    def cell(sq: int) -> list[int]:
+        return list(divmod(sq, cols))
+
+    return {
+        "id": loaded.id,
+        "rows": state.rows,
+        "cols": cols,
+        "closed": state.closed,
+        "status": state.status,
+        "message": _message(state, lang),
+        "start": cell(state.path[0]) if state.path else None,
+        "path": [cell(sq) for sq in state.path],
+        "returned": state.returned,
+        "legal": [cell(sq) for sq in state.legal()],
+        "moves": state.moves,
+        "squares_left": state.squares_left,
+        "undos": state.undos,
+        "hints": state.hints,
+        "elapsed": state.elapsed(service.now()),
+        "dead": _dead_json(state.dead, lang) if state.dead else None,
+        "feasible": _verdict_json(state.feasible(), lang),
+        "can_submit": state.won and not loaded.scored,
+    }
+
+
+# -- routes -------------------------------------------------------------------
+@bp.post("/games")
+def create_game():
+    body = _body()
+    rows, cols = _int(body, "rows"), _int(body, "cols")
+    closed = _bool(body, "closed", False)
+    return jsonify(_state_json(service.create_game(rows, cols, closed))), 201
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str):
+    return jsonify(_state_json(service.load(game_id)))
+
+
+@bp.post("/games/<game_id>/moves")
+def make_move(game_id: str):
+    body = _body()
+    now = service.now()
+    if "random" in body:
+        if body["random"] is not True or "row" in body or "col" in body:
+            raise RuleError("bad-request", field="random")
+        loaded, _ = service.change(game_id, lambda s: rules.random_first_move(s, now))
+    else:
+        row, col = _int(body, "row"), _int(body, "col")
+        loaded, _ = service.change(game_id, lambda s: rules.move(s, row, col, now))
+    return jsonify(_state_json(loaded))
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str):
+    count = _int(_body(), "count", 1)
+    loaded, _ = service.change(game_id, lambda s: rules.undo(s, count))
+    return jsonify(_state_json(loaded))
+
+
+@bp.post("/games/<game_id>/restart")
+def restart(game_id: str):
+    _body()
+    now = service.now()
+    loaded, _ = service.change(game_id, lambda s: rules.restart(s, now))
+    return jsonify(_state_json(loaded))
+
+
+@bp.post("/games/<game_id>/hint")
+def hint(game_id: str):
+    _body()
+    loaded, answer = service.change(game_id, rules.ask_hint)
+    lang = request_lang()
+    next_cell = list(divmod(answer.next, loaded.state.cols)) if answer.next is not None else None
+    reason = reason_text("hint", answer.code or answer.verdict, answer.params, answer.reason, lang)
+    hint_json = {
+        "verdict": answer.verdict,
+        "next": next_cell,
+        "reason": reason,
+        "code": answer.code,
+        "params": answer.params,
+    }
+    return jsonify(hint=hint_json, state=_state_json(loaded))
+
+
+@bp.post("/games/<game_id>/score")
+def submit_score(game_id: str):
+    name = _str(_body(), "name")
+    return jsonify(service.submit_score(game_id, name)), 201
+
+
+@bp.get("/leaderboard")
+def leaderboard():
+    return jsonify(service.leaderboard(*_board_query()))
+
+
+@bp.get("/theory")
+def theory():
+    rows, cols, closed = _board_query()
+    row, col = _query_int("row", required=False), _query_int("col", required=False)
+    start = None
+    if (row is None) != (col is None):
+        raise RuleError("bad-request", field="row" if row is None else "col")
+    if row is not None:
+        if not (0 <= row < rows and 0 <= col < cols):
+            raise RuleError("bad-request", field="row" if not 0 <= row < rows else "col")
+        start = row * cols + col
+    verdict = tour_verdict(rows, cols, closed=closed, start=start)
+    return jsonify(_verdict_json(verdict, request_lang()))
+
+
+@bp.get("/i18n")
+def i18n():
+    lang = request_lang()
+    return jsonify(lang=lang, languages=list(LANGS), messages=catalogue(lang))
