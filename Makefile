@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench clean browser
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,7 +23,18 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-test: $(STAMP) lint
+# The browser tests drive Debian's chromium (with CJK fonts for the 中文 UI);
+# elsewhere, Playwright's own build.
+CJK_FONT := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+browser: $(STAMP)
+	@if [ -x /usr/bin/chromium ] && [ -f $(CJK_FONT) ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-cjk; \
+	else \
+		$(BIN)/python -m playwright install chromium; \
+	fi
+
+test: $(STAMP) lint browser
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -1,10 +1,56 @@
-"""HTML pages."""
+"""HTML pages.
 
-from flask import Blueprint, render_template
+Every page is rendered in the request's language (``?lang=`` > ``lang`` cookie >
+Accept-Language > zh, see :mod:`server.i18n`); a ``?lang=`` choice is remembered in
+the ``lang`` cookie so the next page and the API answer in the same language.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request
+
+from ..i18n import LANGS, request_lang, text
 
 bp = Blueprint("pages", __name__)
+
+LANG_COOKIE_AGE = 365 * 24 * 3600
+HTML_LANG = {"zh": "zh-CN", "en": "en"}
+
+
+@bp.app_context_processor
+def inject_language() -> dict:
+    """``lang``, ``html_lang`` and ``t(key, **params)`` for every template."""
+    lang = request_lang()
+
+    def t(key: str, **params) -> str:
+        return text(key, lang, params)
+
+    return {"lang": lang, "html_lang": HTML_LANG[lang], "other_lang": _other(lang), "t": t}
+
+
+@bp.after_app_request
+def remember_language(response):
+    """A page opened with ``?lang=zh|en`` keeps that language in the ``lang`` cookie."""
+    chosen = request.args.get("lang")
+    if chosen in LANGS and request.cookies.get("lang") != chosen and not _is_api():
+        response.set_cookie("lang", chosen, max_age=LANG_COOKIE_AGE, samesite="Lax")
+    return response
+
+
+def _is_api() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _other(lang: str) -> str:
+    return "en" if lang == "zh" else "zh"
 
 
 @bp.get("/")
 def index():
     return render_template("index.html")
+
+
+@bp.get("/watch")
+def watch():
+    """Watch the search: every move and backtrack streamed over Socket.IO (/watch)."""
+    return render_template("watch.html")

@@ -1,0 +1,103 @@
+"""Browser tests: the real app on a free port, driven through Playwright's sync API.
+
+Debian's chromium (``/usr/bin/chromium``, installed by ``make browser``) is used when
+present, else Playwright's own build (``python -m playwright install chromium``).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 800}
+
+# CI machines are small and busy: give the page room before an expectation fails.
+playwright_sync.expect.set_options(timeout=10_000)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The real application, served from a background thread on a free port."""
+    from werkzeug.serving import make_server
+
+    from server.app import create_app
+
+    instance = tmp_path_factory.mktemp("browser-instance")
+    app = create_app({"INSTANCE_PATH": str(instance)})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with playwright_sync.sync_playwright() as pw:
+        options = {"headless": True, "args": CHROMIUM_ARGS}
+        if Path(CHROMIUM).exists():
+            options["executable_path"] = CHROMIUM
+        instance = pw.chromium.launch(**options)
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture
+def new_page(browser, live_server):
+    """``new_page(**context_options)``: a fresh browser context (own storage and cookies).
+
+    Uncaught JavaScript errors fail the test.
+    """
+    contexts = []
+    errors: list[str] = []
+
+    def make(**options):
+        options.setdefault("viewport", DESKTOP)
+        options.setdefault("locale", "en-US")
+        options.setdefault("reduced_motion", "reduce")
+        context = browser.new_context(base_url=live_server, **options)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def page(new_page):
+    return new_page()
