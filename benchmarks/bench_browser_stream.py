@@ -1,0 +1,129 @@
+"""Events per second the Watch page draws in a headless chromium, viewer at full speed.
+
+The real app (Flask + Socket.IO, threading mode) is served on a free port; the page at
+/watch runs the articles' plain backtracking on 6x6 from a corner (177,048 nodes,
+354,060 events) with the speed slider at its last step. The figure is the number of
+events drawn divided by the time from the run's acknowledgement to the last event
+drawn (the lane's ``data-run-ms``), so it includes the search, the encoding, the
+websocket, decoding, the credit round trips and the drawing, all on one machine.
+
+Standalone: ``python benchmarks/bench_browser_stream.py [--repeat N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import statistics
+import sys
+import tempfile
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+QUERY = "rows=6&cols=6&start=0,0&algorithm=seed&speed=max&go=1&lang=en"
+GOAL = 150_000
+
+
+@contextmanager
+def serve():
+    """The real app on a free port, served from a background thread."""
+    from werkzeug.serving import make_server
+
+    from server.app import create_app
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
+    with tempfile.TemporaryDirectory() as instance:
+        app = create_app({"INSTANCE_PATH": instance})
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_port}"
+        finally:
+            server.shutdown()
+            server.server_close()
+            thread.join(timeout=5)
+
+
+def measure(browser, base: str) -> tuple[int, float]:
+    """(events drawn, seconds) for one full-speed run in a fresh page."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(f"{base}/watch?{QUERY}")
+        page.wait_for_function(
+            "document.querySelector('[data-side=a]').dataset.runMs", timeout=180_000
+        )
+        events, ms, status = page.evaluate(
+            """() => { const lane = document.querySelector('[data-side=a]');
+                       const shown = lane.querySelector('[data-stat=shown]').textContent;
+                       return [+shown.replace(/\\D/g, ''), +lane.dataset.runMs,
+                               lane.dataset.status]; }"""
+        )
+        if status != "found":
+            raise RuntimeError(f"the run ended with status {status!r}")
+        return events, ms / 1000
+    finally:
+        page.close()
+
+
+def run(repeat: int = 3) -> list[dict]:
+    from playwright.sync_api import sync_playwright
+
+    rates = []
+    events = 0
+    with serve() as base, sync_playwright() as pw:
+        options = {"headless": True, "args": CHROMIUM_ARGS}
+        if Path(CHROMIUM).exists():
+            options["executable_path"] = CHROMIUM
+        browser = pw.chromium.launch(**options)
+        try:
+            measure(browser, base)  # warm-up: imports, neighbour tables, JIT
+            for _ in range(repeat):
+                events, seconds = measure(browser, base)
+                rates.append(events / seconds)
+        finally:
+            browser.close()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return [
+        {
+            "benchmark": "watch page: events drawn per second (6x6 seed, full speed)",
+            "median": round(statistics.median(rates)),
+            "unit": "events/s",
+            "goal": f">= {GOAL:,}",
+            "note": (
+                f"{events:,} events per run; runs {', '.join(f'{r:,.0f}' for r in rates)}; "
+                f"server and chromium share {os.cpu_count()} CPUs, load {load:.1f}"
+            ),
+        }
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    for row in run(args.repeat):
+        print(
+            f"{row['benchmark']}: {row['median']:,} {row['unit']} "
+            f"(goal {row['goal']}) — {row['note']}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,240 @@
+"""The Watch page (/watch) in a real chromium against the real app and Socket.IO stream.
+
+Every counter the page shows is checked against the engine's own count for the same
+input (:func:`server.engine.search.solve`), and stepping is checked to move the board and
+the counters by exactly one event.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from server.engine.board import Board
+from server.engine.search import search_events, solve
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 375, "height": 667}
+LANE = "[data-side={side}]"
+STATS = ("nodes", "backtracks", "depth", "max-depth", "shown", "received")
+
+
+def stats(page, side: str = "a") -> dict[str, int]:
+    """The lane's counters as ints (thousands separators dropped)."""
+    raw = page.evaluate(
+        """(side) => Object.fromEntries(
+              [...document.querySelectorAll(`[data-side=${side}] [data-stat]`)]
+                .map((el) => [el.dataset.stat, el.textContent]))""",
+        side,
+    )
+    return {name: int(re.sub(r"\D", "", raw[name])) for name in STATS}
+
+
+def board(page, side: str = "a") -> dict[tuple[int, int], tuple[str, str]]:
+    """(row, col) -> (data-state, text) for every square of the lane's board."""
+    cells = page.evaluate(
+        """(side) => [...document.querySelectorAll(`[data-side=${side}] .w-sq`)].map(
+              (el) => [+el.dataset.row, +el.dataset.col, el.dataset.state, el.textContent])""",
+        side,
+    )
+    return {(r, c): (state, text) for r, c, state, text in cells}
+
+
+def path_squares(cells) -> dict[tuple[int, int], int]:
+    """The squares on the knight's path with their move numbers."""
+    return {rc: int(text) for rc, (state, text) in cells.items() if state in ("path", "current")}
+
+
+def wait_status(page, status: str, side: str = "a", timeout: float = 30_000) -> None:
+    page.wait_for_selector(f"{LANE.format(side=side)}[data-status={status}]", timeout=timeout)
+
+
+def open_watch(page, query: str = "") -> None:
+    page.goto(f"/watch?lang=en{query}")
+    page.wait_for_selector("#watch[data-ready=true]")
+
+
+def test_watch_page_is_served_bilingual(page):
+    page.goto("/watch?lang=zh")
+    assert page.locator("h1").inner_text() == "观看搜索"
+    assert page.locator("[data-side=a] [role=status]").count() == 1
+    page.goto("/watch?lang=en")
+    assert page.locator("h1").inner_text() == "Watch the search"
+
+
+def test_seed_5x5_from_a_corner_to_the_end_matches_the_engine(page):
+    """Set up through the form, watch at full speed: the final counters are the engine's."""
+    open_watch(page)
+    page.locator("label.chip", has_text="5×5").click()
+    page.locator("label.chip", has_text="Plain backtracking").click()
+    page.locator("[data-side=a] .w-sq[data-row='0'][data-col='0']").click()
+    assert page.locator("#w-start-name").inner_text() == "a5"
+    page.locator("#w-speed").fill("100")  # the slider's last step: as fast as it can draw
+    page.locator("#w-go").click()
+    wait_status(page, "found")
+
+    expected = solve(Board(5, 5), 0, ordering="seed")
+    counters = stats(page)
+    assert counters["nodes"] == expected.nodes
+    assert counters["backtracks"] == expected.backtracks
+    assert counters["depth"] == counters["max-depth"] == 25
+    assert counters["shown"] == counters["received"] == expected.nodes + expected.backtracks
+    # The board shows the engine's tour, numbered in order.
+    tour = {divmod(sq, 5): i + 1 for i, sq in enumerate(expected.tour)}
+    assert path_squares(board(page)) == tour
+    lane = page.locator("[data-side=a]")
+    assert lane.get_attribute("data-server-nodes") == str(expected.nodes)
+    narration = page.locator("[data-side=a] [role=status]").inner_text()
+    assert "Tour found" in narration and f"{expected.nodes}" in narration
+
+
+def test_pause_step_and_step_back_move_by_exactly_one_event(page):
+    open_watch(page, "&rows=6&cols=6&start=0,0&algorithm=seed&speed=1&go=1")
+    wait_status(page, "running")
+    page.locator("[data-action=play]").click()  # pause
+    wait_status(page, "paused")
+    page.wait_for_function(
+        "document.querySelector('[data-side=a] [data-stat=received]').textContent !== '0'"
+    )
+
+    # Replay the engine's own stream next to the page.
+    events = search_events(Board(6, 6), 0, ordering="seed")
+    before = stats(page)
+    done = before["shown"]
+    expected_path: list[int] = []
+    for _ in range(done):
+        event = next(events)
+        if event.kind == "move":
+            expected_path.append(event.square)
+        else:
+            expected_path.pop()
+    assert path_squares(board(page)) == {divmod(sq, 6): i + 1 for i, sq in enumerate(expected_path)}
+
+    history = [(before, board(page))]
+    for _ in range(30):  # long enough to cross several backtracks
+        page.locator("[data-action=step]").click()
+        after = stats(page)
+        cells = board(page)
+        prev_stats, prev_cells = history[-1]
+        assert after["shown"] == prev_stats["shown"] + 1
+        event = next(events)
+        if event.kind == "move":
+            expected_path.append(event.square)
+            assert after["nodes"] == prev_stats["nodes"] + 1
+            assert after["backtracks"] == prev_stats["backtracks"]
+            assert after["depth"] == prev_stats["depth"] + 1
+        else:
+            expected_path.pop()
+            assert after["backtracks"] == prev_stats["backtracks"] + 1
+            assert after["nodes"] == prev_stats["nodes"]
+            assert after["depth"] == prev_stats["depth"] - 1
+            assert cells[divmod(event.square, 6)][0] == "dead"  # the abandoned square flashes
+        before_path = path_squares(prev_cells)
+        now_path = path_squares(cells)
+        assert len(set(before_path.items()) ^ set(now_path.items())) == 1
+        assert now_path == {divmod(sq, 6): i + 1 for i, sq in enumerate(expected_path)}
+        history.append((after, cells))
+
+    for prev_stats, prev_cells in reversed(history[:-1]):
+        page.locator("[data-action=back]").click()
+        assert stats(page) == {**prev_stats, "received": stats(page)["received"]}
+        assert path_squares(board(page)) == path_squares(prev_cells)
+
+    # Paused, the viewer grants no credit: the server stops sending (and searching).
+    received = stats(page)["received"]
+    page.wait_for_timeout(700)
+    assert stats(page)["received"] == received
+    assert received - stats(page)["shown"] <= 20_000
+
+
+def test_narration_names_the_square_and_its_onward_moves(page):
+    open_watch(page, "&rows=5&cols=5&start=4,0&algorithm=warnsdorff&speed=1&go=1")
+    wait_status(page, "running")
+    page.locator("[data-action=play]").click()
+    page.wait_for_function(
+        "document.querySelector('[data-side=a] [data-stat=received]').textContent !== '0'"
+    )
+    shown = stats(page)["shown"]
+    status = page.locator("[data-side=a] [role=status]")
+    stream = list(search_events(Board(5, 5), 20, ordering="warnsdorff"))
+    for _ in range(2 - min(shown, 2)):
+        page.locator("[data-action=step]").click()
+    shown = stats(page)["shown"]
+    event = stream[shown - 1]
+    assert event.kind == "move"
+    board5 = Board(5, 5)
+    n = event.onward[event.candidates.index(event.square)]
+    word = "move" if n == 1 else "moves"
+    assert status.inner_text() == f"Try {board5.name(event.square)} ({n} onward {word})."
+    # Candidates carry their onward counts (the Warnsdorff numbers).
+    cells = board(page)
+    for sq, count in zip(event.candidates, event.onward, strict=True):
+        state, text = cells[divmod(sq, 5)]
+        if sq != event.square:
+            assert state in ("candidate", "tried") and text == str(count)
+    page.locator("[data-lang-choice=zh]").click()
+    page.wait_for_function("document.body.dataset.lang === 'zh'")
+    page.wait_for_function(
+        "document.querySelector('[data-side=a] [role=status]').textContent.startsWith('试 ')"
+    )
+    assert status.inner_text() == f"试 {board5.name(event.square)}（{n} 个后续走法）。"
+
+
+def test_race_mode_finishes_both_sides(page):
+    open_watch(page)
+    page.locator("label.chip", has_text="6×6").click()
+    page.locator("label.w-switch", has_text="Race mode").click()
+    page.locator("#w-algo-b").select_option("warnsdorff")
+    page.locator("[data-side=a] .w-sq[data-row='0'][data-col='0']").click()
+    page.locator("#w-speed").fill("100")
+    page.locator("#w-go").click()
+    wait_status(page, "found", "b")
+    wait_status(page, "found", "a", timeout=60_000)
+    for side, ordering in (("a", "seed"), ("b", "warnsdorff")):
+        expected = solve(Board(6, 6), 0, ordering=ordering)
+        counters = stats(page, side)
+        assert (counters["nodes"], counters["backtracks"]) == (
+            expected.nodes,
+            expected.backtracks,
+        )
+    result = page.locator("#w-race-result")
+    assert result.is_visible() and "Warnsdorff" in result.inner_text()
+    assert page.locator("[data-side=b]").get_attribute("data-winner") == "true"
+
+
+@pytest.mark.parametrize(
+    ("name", "viewport", "query"),
+    [
+        ("watch-desktop", None, "&rows=5&cols=5&start=4,0&algorithm=warnsdorff&speed=4&go=1"),
+        ("watch-phone", PHONE, "&rows=5&cols=5&start=4,0&algorithm=warnsdorff&speed=4&go=1"),
+        ("watch-race", None, "&rows=6&cols=6&start=0,0&b=warnsdorff&speed=60&go=1"),
+        ("watch-race-phone", PHONE, "&rows=6&cols=6&start=0,0&b=warnsdorff&speed=60&go=1"),
+    ],
+)
+def test_screenshots(new_page, artifacts, name, viewport, query):
+    page = new_page(**({"viewport": viewport, "has_touch": True} if viewport else {}))
+    open_watch(page, query)
+    wait_status(page, "running")
+    page.wait_for_timeout(2500)
+    page.screenshot(path=str(artifacts / f"{name}.png"))
+    # Nothing spills sideways on a phone.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"]
+
+
+def test_heat_map_and_a_larger_board(page, artifacts):
+    """8x8 Warnsdorff at full speed, then the heat map of how often each square was entered."""
+    open_watch(page, "&rows=8&cols=8&start=7,0&algorithm=warnsdorff&speed=max&go=1")
+    wait_status(page, "found")
+    expected = solve(Board(8, 8), 56, ordering="warnsdorff")
+    counters = stats(page)
+    assert (counters["nodes"], counters["backtracks"]) == (expected.nodes, expected.backtracks)
+    page.locator("label.w-heat-toggle").click()
+    board_el = page.locator("[data-side=a] .w-board")
+    assert "w-heat" in board_el.get_attribute("class")
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(artifacts / "watch-heat.png"))
+    page.locator("label.w-heat-toggle").click()
+    assert "w-heat" not in board_el.get_attribute("class")
