@@ -15,7 +15,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-SUITES = ("bench_construct", "bench_search", "bench_hints")
+SUITES = (
+    "bench_construct",
+    "bench_search",
+    "bench_hints",
+    "bench_stream",
+    "bench_browser_stream",
+)
 
 
 def format_value(value: float) -> str:

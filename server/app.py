@@ -21,8 +21,15 @@ def create_app(config: dict | None = None) -> Flask:
     )
     app.config.update(build_config(Path(app.instance_path), config))
 
-    from .web import errors, pages
+    from .game.models import init_db
+    from .web import api, errors, pages
 
+    init_db(app)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
     errors.register(app)
+
+    from .extensions import init_socketio
+
+    init_socketio(app)  # the /watch live search stream (docs/protocol.md)
     return app

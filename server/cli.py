@@ -183,6 +183,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from werkzeug.serving import make_server
 
     from .app import create_app
+    from .extensions import websocket_request_handler
 
     port = args.port
     if port is None:
@@ -197,7 +198,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         config["SOCKETIO_MESSAGE_QUEUE"] = args.message_queue
     app = create_app(config)
     try:
-        server = make_server(args.host, port, app, threaded=True)
+        server = make_server(
+            args.host, port, app, threaded=True, request_handler=websocket_request_handler()
+        )
     except (OSError, SystemExit) as err:
         print(f"knights-tour: cannot listen on {args.host}:{port}: {err}", file=sys.stderr)
         return 1

@@ -1,0 +1,266 @@
+"""The live watch stream over a real server: delivery speed and flat server memory.
+
+A server process (the app under werkzeug's threaded server, as ``knights-tour serve``
+runs it) streams the plain seed search on 8x8 from a corner (millions of nodes before
+its first tour, so it never runs dry) to a python-socketio client over a websocket;
+the client counts the events of each batch and grants them back as credit at once.
+
+* events/s delivered at full speed;
+* the server's RSS growth over a 5 M-event run, sampled every 0.2 s after a warm-up
+  of the first 10 % of the events (goal: flat within 20 MB).
+
+The helpers (:func:`spawn_server`, :class:`WatchClient`) are shared with
+``tests/web/test_watch_protocol.py``.  Runnable standalone:
+``.venv/bin/python benchmarks/bench_stream.py [--repeat N] [--events N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import psutil  # noqa: E402
+import socketio  # noqa: E402
+
+from server.stream.encode import count_events  # noqa: E402
+
+NAMESPACE = "/watch"
+MB = 1024 * 1024
+RUN_EVENTS = 5_000_000
+WINDOW = 20_000
+
+# The serving path of ``knights-tour serve`` (cmd_serve), with a throwaway instance.
+SERVER_SCRIPT = """
+import sys
+from werkzeug.serving import make_server
+from server.app import create_app
+from server.extensions import websocket_request_handler
+
+app = create_app({"INSTANCE_PATH": sys.argv[1]})
+server = make_server(
+    "127.0.0.1", 0, app, threaded=True, request_handler=websocket_request_handler()
+)
+print(server.port, flush=True)
+server.serve_forever()
+"""
+
+
+def spawn_server(instance_path: str | Path) -> tuple[subprocess.Popen, str]:
+    """Start the app in a child process on a free port; (process, base URL)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SECRET_KEY": "bench-stream"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVER_SCRIPT, str(instance_path)],
+        cwd=str(ROOT),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    line = proc.stdout.readline().strip()
+    if not line.isdigit():
+        proc.kill()
+        raise RuntimeError(f"the server did not start (said {line!r})")
+    return proc, f"http://127.0.0.1:{line}"
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+def start_payload(run: str = "b1", **changes) -> dict:
+    payload = {
+        "run": run,
+        "rows": 8,
+        "cols": 8,
+        "start": [0, 0],
+        "algorithm": "seed",
+        "closed": False,
+        "pruning": False,
+        "window": WINDOW,
+        "node_budget": 50_000_000,
+        "time_limit": 600,
+    }
+    payload.update(changes)
+    return payload
+
+
+class WatchClient:
+    """A python-socketio viewer of /watch that records what arrives.
+
+    With ``auto_credit`` it grants each batch back as soon as it arrives (a viewer
+    drawing at full speed); ``keep`` keeps every batch's events for replay tests.
+    """
+
+    def __init__(self, url: str, *, lang: str = "en", auto_credit: bool = True, keep=False):
+        self.auto_credit = auto_credit
+        self.keep = keep
+        self.lock = threading.Lock()
+        self.messages: list[tuple[str, dict]] = []  # everything except batch contents
+        self.batches: dict[str, list[dict]] = {}
+        self.events: dict[str, int] = {}
+        self.counts: dict[str, bool] = {}
+        self.dones: dict[str, dict] = {}
+        self.errors: list[dict] = []
+        self.done_event = threading.Event()
+        self.sio = socketio.Client(reconnection=False)
+        self.sio.on("batch", self._on_batch, namespace=NAMESPACE)
+        self.sio.on("done", self._on_done, namespace=NAMESPACE)
+        self.sio.on("error", self._on_error, namespace=NAMESPACE)
+        self.sio.connect(
+            f"{url}?lang={lang}", namespaces=[NAMESPACE], transports=["websocket"], wait_timeout=5
+        )
+
+    def _on_batch(self, data):
+        run = data["run"]
+        n = count_events(data["events"], self.counts.get(run, False))
+        with self.lock:
+            self.events[run] = self.events.get(run, 0) + n
+            self.messages.append(("batch", {k: v for k, v in data.items() if k != "events"}))
+            if self.keep:
+                self.batches.setdefault(run, []).append(data)
+        if self.auto_credit:
+            with contextlib.suppress(socketio.exceptions.BadNamespaceError):  # disconnecting
+                self.sio.emit("credit", {"run": run, "events": n}, namespace=NAMESPACE)
+
+    def _on_done(self, data):
+        with self.lock:
+            self.messages.append(("done", data))
+            self.dones[data["run"]] = data
+        self.done_event.set()
+
+    def _on_error(self, data):
+        with self.lock:
+            self.messages.append(("error", data))
+            self.errors.append(data)
+
+    def start(self, payload: dict, timeout: float = 5) -> dict:
+        if isinstance(payload, dict) and payload.get("algorithm") == "warnsdorff":
+            self.counts[payload["run"]] = True
+        return self.sio.call("start", payload, namespace=NAMESPACE, timeout=timeout)
+
+    def call(self, event: str, payload, timeout: float = 5):
+        return self.sio.call(event, payload, namespace=NAMESPACE, timeout=timeout)
+
+    def emit(self, event: str, payload) -> None:
+        self.sio.emit(event, payload, namespace=NAMESPACE)
+
+    def received(self, run: str) -> int:
+        with self.lock:
+            return self.events.get(run, 0)
+
+    def wait(self, predicate, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate():
+                return True
+            time.sleep(0.01)
+        return predicate()
+
+    def close(self) -> None:
+        self.sio.disconnect()
+
+
+def stream_run(url: str, server_pid: int, events: int = RUN_EVENTS, run: str = "b1") -> dict:
+    """One full-speed run of ``events`` events: throughput and the server's RSS over time."""
+    server = psutil.Process(server_pid)
+    client = WatchClient(url)
+    samples: list[tuple[int, int]] = []  # (events received, server RSS)
+    stop_sampling = threading.Event()
+
+    def sample():
+        while not stop_sampling.is_set():
+            samples.append((client.received(run), server.memory_info().rss))
+            stop_sampling.wait(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    try:
+        rss_before = server.memory_info().rss
+        sampler.start()
+        began = time.perf_counter()
+        ack = client.start(start_payload(run, node_budget=events // 2))
+        assert ack["ok"], ack
+        if not client.done_event.wait(600):
+            raise RuntimeError("the run did not finish in 10 minutes")
+        seconds = time.perf_counter() - began
+        stop_sampling.set()
+        sampler.join()
+        samples.append((client.received(run), server.memory_info().rss))
+        done = client.dones[run]
+        received = client.received(run)
+    finally:
+        stop_sampling.set()
+        client.close()
+    warm = [rss for got, rss in samples if got >= received // 10]
+    return {
+        "events": received,
+        "seconds": seconds,
+        "events_per_s": received / seconds,
+        "rss_before_mb": rss_before / MB,
+        "rss_warm_mb": warm[0] / MB,
+        "rss_peak_mb": max(warm) / MB,
+        "rss_growth_mb": (max(warm) - warm[0]) / MB,
+        "done": done,
+        "samples": len(samples),
+    }
+
+
+def run(repeat: int = 3, events: int = RUN_EVENTS) -> list[dict]:
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, url = spawn_server(Path(tmp) / "instance")
+        try:
+            results = [stream_run(url, proc.pid, events, run=f"b{i}") for i in range(repeat)]
+        finally:
+            stop_server(proc)
+    speed = statistics.median(r["events_per_s"] for r in results)
+    growth = statistics.median(r["rss_growth_mb"] for r in results)
+    worst = max(r["rss_growth_mb"] for r in results)
+    seconds = statistics.median(r["seconds"] for r in results)
+    millions = events / 1e6
+    return [
+        {
+            "benchmark": "stream: events/s to a python-socketio client (8x8 seed)",
+            "median": speed,
+            "unit": "events/s",
+            "goal": "",
+            "note": f"websocket, batches of 1000, credit window {WINDOW:,}; "
+            f"{millions:g} M events in {seconds:.1f} s",
+        },
+        {
+            "benchmark": f"stream: server RSS growth over a {millions:g} M-event run",
+            "median": round(growth, 2),
+            "unit": "MB",
+            "goal": "flat within 20 MB",
+            "note": f"after 10 % warm-up; worst of {repeat}: {worst:.1f} MB; "
+            f"server RSS {results[0]['rss_warm_mb']:.0f} MB",
+        },
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--events", type=int, default=RUN_EVENTS)
+    args = parser.parse_args()
+    for row in run(args.repeat, args.events):
+        print(f"{row['benchmark']}: {row['median']:,.2f} {row['unit']} ({row['note']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+"""Strict validation of start / credit / stop payloads: every refusal has its code."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.stream.spec import (
+    DEFAULT_NODE_BUDGET,
+    DEFAULT_TIME_LIMIT,
+    GameInfo,
+    ProtocolError,
+    parse_credit,
+    parse_start,
+    parse_stop,
+    run_of,
+)
+
+GOOD = {
+    "run": "a1",
+    "rows": 5,
+    "cols": 6,
+    "start": [1, 2],
+    "algorithm": "seed",
+    "closed": False,
+    "pruning": False,
+    "window": 4000,
+}
+
+
+def start(**changes):
+    payload = {**GOOD, **changes}
+    for key, value in changes.items():
+        if value is ...:
+            del payload[key]
+    return parse_start(payload)
+
+
+def refused(code, fn, *args, **kwargs) -> ProtocolError:
+    with pytest.raises(ProtocolError) as info:
+        fn(*args, **kwargs)
+    assert info.value.code == code, info.value
+    assert info.value.key.startswith(f"watch.error.{code}") or info.value.key.startswith(
+        "watch.error.bad-request"
+    )
+    return info.value
+
+
+def test_a_good_start():
+    spec = start()
+    assert (spec.run, spec.rows, spec.cols, spec.start) == ("a1", 5, 6, 8)
+    assert spec.algorithm == "seed" and not spec.counts and spec.prefix == ()
+    assert spec.node_budget == DEFAULT_NODE_BUDGET and spec.time_limit == DEFAULT_TIME_LIMIT
+    assert start(algorithm="warnsdorff").counts
+    spec = start(node_budget=1, time_limit=600, pruning=True, closed=True)
+    assert (spec.node_budget, spec.time_limit, spec.pruning, spec.closed) == (1, 600.0, True, True)
+    assert start(time_limit=0.5).time_limit == 0.5
+    assert start(node_budget=None, time_limit=None).node_budget == DEFAULT_NODE_BUDGET
+    assert start(extra="ignored").run == "a1"
+
+
+@pytest.mark.parametrize(
+    ("changes", "code"),
+    [
+        ({"algorithm": "bogo"}, "unknown-algorithm"),
+        ({"algorithm": "Seed"}, "unknown-algorithm"),
+        ({"rows": 31}, "bad-board"),
+        ({"cols": 2}, "bad-board"),
+        ({"rows": 10**9, "cols": 10**9}, "bad-board"),
+        ({"rows": 101, "algorithm": "construct"}, "bad-board"),
+        ({"start": [5, 0]}, "bad-board"),
+        ({"start": [0, -1]}, "bad-board"),
+        ({"node_budget": -1}, "bad-budget"),
+        ({"node_budget": 0}, "bad-budget"),
+        ({"node_budget": 50_000_001}, "bad-budget"),
+        ({"time_limit": 0}, "bad-budget"),
+        ({"time_limit": -3}, "bad-budget"),
+        ({"time_limit": 601}, "bad-budget"),
+        ({"time_limit": float("nan")}, "bad-budget"),
+        ({"time_limit": float("inf")}, "bad-budget"),
+        ({"rows": "5"}, "bad-request"),
+        ({"rows": 5.0}, "bad-request"),
+        ({"rows": True}, "bad-request"),
+        ({"start": "0,0"}, "bad-request"),
+        ({"start": [0]}, "bad-request"),
+        ({"start": [0, 0, 0]}, "bad-request"),
+        ({"start": [0.0, 0]}, "bad-request"),
+        ({"start": [True, 0]}, "bad-request"),
+        ({"closed": 0}, "bad-request"),
+        ({"pruning": "yes"}, "bad-request"),
+        ({"algorithm": 3}, "bad-request"),
+        ({"window": 0}, "bad-request"),
+        ({"window": 20_001}, "bad-request"),
+        ({"window": "4000"}, "bad-request"),
+        ({"node_budget": "1000"}, "bad-request"),
+        ({"node_budget": 1e6}, "bad-request"),
+        ({"time_limit": "60"}, "bad-request"),
+        ({"time_limit": True}, "bad-request"),
+        ({"run": ""}, "bad-request"),
+        ({"run": "x" * 17}, "bad-request"),
+        ({"run": "a b"}, "bad-request"),
+        ({"run": 7}, "bad-request"),
+        ({"game": 7}, "bad-request"),
+        ({"game": ""}, "bad-request"),
+        ({"game": "g" * 65}, "bad-request"),
+        ({"game": "nope"}, "unknown-game"),
+    ]
+    + [({field: ...}, "bad-request") for field in GOOD],
+)
+def test_refusals(changes, code):
+    err = refused(code, start, **changes)
+    if "run" not in changes:
+        assert err.run == "a1"  # the error names the run it refuses
+
+
+def test_payload_must_be_an_object():
+    for payload in (None, [], "start", 3, ["a1"]):
+        err = refused("bad-request", parse_start, payload)
+        assert err.run is None
+        refused("bad-request", parse_credit, payload)
+        refused("bad-request", parse_stop, payload)
+
+
+def test_construction_limits():
+    assert start(algorithm="construct", rows=100, cols=100, start=[99, 99]).rows == 100
+    err = refused("bad-board", start, algorithm="construct", rows=4, cols=4)
+    assert err.key == "watch.error.bad-board.no-tour" and err.params["reason_code"]
+    # a search on the same board is allowed: watching it fail is the lesson
+    assert start(rows=4, cols=4, start=[0, 0]).rows == 4
+
+
+def test_credit_and_stop():
+    assert parse_credit({"run": "r-1_", "events": 1000}) == ("r-1_", 1000)
+    assert parse_stop({"run": "Z"}) == "Z"
+    for bad in (0, -5, 20_001, 1.5, "10", True, None):
+        err = refused("bad-request", parse_credit, {"run": "a1", "events": bad})
+        assert err.run == "a1"
+    refused("bad-request", parse_credit, {"run": "a1"})
+    refused("bad-request", parse_stop, {})
+    assert run_of({"run": "ok"}) == "ok" and run_of({"run": "no way"}) is None
+    assert run_of("junk") is None
+
+
+def test_game_supplies_board_and_path():
+    games = {
+        "g1": GameInfo(6, 6, True, (0, 13, 2)),
+        "g0": GameInfo(5, 5, False, ()),
+        "bad": GameInfo(5, 5, False, (0, 99)),
+    }
+    payload = {k: v for k, v in GOOD.items() if k not in ("rows", "cols", "start", "closed")}
+    spec = parse_start({**payload, "game": "g1"}, games.get)
+    assert (spec.rows, spec.cols, spec.closed, spec.start) == (6, 6, True, 0)
+    assert spec.prefix == (0, 13, 2)
+    assert spec.game == "g1"
+    # an empty game needs the payload's start square
+    refused("bad-request", parse_start, {**payload, "game": "g0"}, games.get)
+    assert parse_start({**payload, "game": "g0", "start": [2, 2]}, games.get).start == 12
+    refused("unknown-game", parse_start, {**payload, "game": "nope"}, games.get)
+    refused("unknown-game", parse_start, {**payload, "game": "bad"}, games.get)
+    construct = {**payload, "game": "g1", "algorithm": "construct"}
+    refused("bad-request", parse_start, construct, games.get)
