@@ -1,0 +1,545 @@
+"""Depth-first search for knight's tours: a stream of events to watch, or a fast solve.
+
+One iterative search (an explicit stack, so no recursion limit) in two shapes:
+
+* :func:`search_events` yields every step (:class:`Move`, :class:`Backtrack`) and
+  ends with exactly one :class:`Found`, :class:`Exhausted` or :class:`Budget`; the
+  web layer animates it and the tests replay it.
+* :func:`solve` gives the same answer, node and backtrack counts without paying
+  for events: the plain lesson search runs in a separate tight loop (lazy
+  ``filterfalse`` iterators over precomputed neighbour tuples, a list for the
+  visited flags because CPython 3.11 specialises list stores and not bytearray
+  ones); other settings run the event loop with its events switched off.
+  Measured with ``benchmarks/bench_search.py`` (CPython 3.11, CPU time on a
+  shared 2-core machine, plain search 6x6 from a corner): the tight loop enters
+  about 4 M nodes/s; the stream delivers about 2.5 M events/s (two per node:
+  a Move and, sooner or later, its Backtrack), so watching a search costs about
+  3x the time of solving it.  The event loop without events (Warnsdorff,
+  pruning) runs at about 1 M nodes/s.
+
+Nodes.  A node is one square entered by the search, the root included: the first
+node is the start (or the last square of ``prefix``), as in the articles, whose
+recursive function is called once per node.  With that count the plain search in
+the articles' order enters 177,048 nodes for the first 6x6 tour from the top-left
+corner and 251,825,408 for the first 8x8 one, the figures in the lesson notes.
+Every node is one Move event and every square left again is one Backtrack event,
+so ``nodes == number of Move events`` and ``backtracks == number of Backtrack
+events``; the final event carries both counts.
+
+Orderings (``ORDERINGS``):
+
+``seed``
+    The articles' plain backtracking: neighbours in their fixed move order.
+``warnsdorff``
+    Fewest onward moves first (onward = unvisited neighbours of the candidate).
+    Ties keep the articles' order: a stable sort, as the articles' Java
+    ``List.sort`` is.  (The Java articles count a candidate's on-board squares,
+    visited or not; we count unvisited ones, which is Warnsdorff's rule.)
+
+Closed tours (the last square a knight move from the start) always keep one
+neighbour of the start unvisited until the last move; that rule is exact (the
+last square is such a neighbour) and stops the closed search from wandering.
+
+Pruning (``PRUNINGS``, off unless asked for; see :mod:`server.engine.pruning`) only
+cuts positions that cannot be completed, so it never changes the tour found
+(orderings depend only on the visited squares) and never adds nodes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import filterfalse
+from typing import NamedTuple
+
+from .board import Board, BoardError
+from .pruning import colour_balanced, connectivity_tables, reaches_all, ways_ok
+
+__all__ = [
+    "ORDERINGS",
+    "PRUNINGS",
+    "Backtrack",
+    "Budget",
+    "Event",
+    "Exhausted",
+    "Found",
+    "Move",
+    "SearchResult",
+    "search_events",
+    "solve",
+    "summarize",
+]
+
+ORDERINGS = ("seed", "warnsdorff")
+PRUNINGS = ("dead-ends", "parity", "connectivity")
+
+# The time limit is read once per this many nodes (a clock read costs ~50 ns,
+# a node ~250 ns); the event loop, whose nodes cost more, reads it more often.
+CHECK_EVERY_FAST = 1024
+CHECK_EVERY_EVENTS = 256
+_NEVER = 1 << 62
+
+
+class Move(NamedTuple):
+    """The search enters ``square``, which becomes tour position ``depth`` (start = 0).
+
+    ``candidates`` are the unvisited neighbours of the square it came from, in
+    the order the ordering tries them (``square`` is one of them: those before it
+    were tried, or cut by pruning, those after it wait their turn); ``onward``
+    holds their onward-move counts at that moment when the ordering uses them
+    (``warnsdorff``), else None.  The root of the search (the start, or the last
+    square of a prefix) is entered with empty candidates.
+    """
+
+    kind = "move"
+    square: int
+    depth: int
+    candidates: tuple[int, ...]
+    onward: tuple[int, ...] | None
+
+
+class Backtrack(NamedTuple):
+    """The search leaves ``square`` (tour position ``depth``), the last square entered."""
+
+    kind = "backtrack"
+    square: int
+    depth: int
+
+
+class Found(NamedTuple):
+    """A tour, prefix included; the last event of the stream."""
+
+    kind = "found"
+    tour: tuple[int, ...]
+    nodes: int = 0
+    backtracks: int = 0
+
+
+class Exhausted(NamedTuple):
+    """Every path was tried (or provably cut): no tour extends the prefix."""
+
+    kind = "exhausted"
+    nodes: int = 0
+    backtracks: int = 0
+
+
+class Budget(NamedTuple):
+    """Stopped by the node budget (``limit == "nodes"``) or the time limit (``"time"``)."""
+
+    kind = "budget"
+    limit: str
+    nodes: int = 0
+    backtracks: int = 0
+
+
+Event = Move | Backtrack | Found | Exhausted | Budget
+
+
+@dataclass
+class SearchResult:
+    status: str  # "found" | "exhausted" | "budget"
+    tour: list[int] | None
+    nodes: int
+    backtracks: int
+    seconds: float
+    limit: str | None = None  # "nodes" | "time" when status == "budget"
+
+
+# -- input ------------------------------------------------------------------------
+
+
+def _check(
+    board: Board,
+    start: int,
+    ordering: str,
+    pruning: Collection[str],
+    node_budget: int | None,
+    time_limit: float | None,
+    prefix: Sequence[int],
+) -> tuple[list[int], frozenset[str]]:
+    """The validated path to search from and the set of prunings; BoardError otherwise."""
+    if ordering not in ORDERINGS:
+        raise BoardError(f"unknown ordering {ordering!r}; choose one of {', '.join(ORDERINGS)}")
+    names = frozenset([pruning] if isinstance(pruning, str) else pruning)
+    unknown = sorted(str(name) for name in names - set(PRUNINGS))
+    if unknown:
+        raise BoardError(f"unknown pruning {unknown[0]!r}; choose from {', '.join(PRUNINGS)}")
+    if node_budget is not None:
+        if isinstance(node_budget, bool) or not isinstance(node_budget, int):
+            raise BoardError(f"the node budget must be an integer, got {node_budget!r}")
+        if node_budget < 0:
+            raise BoardError(f"the node budget must not be negative, got {node_budget}")
+    if time_limit is not None and not time_limit >= 0:
+        raise BoardError(f"the time limit must not be negative, got {time_limit}")
+    board.row_col(start)  # on the board, an int
+    if start in board.blocked:
+        raise BoardError(f"the start square {board.name(start)} is blocked")
+    path = list(prefix) or [start]
+    if path[0] != start:
+        raise BoardError(f"the prefix starts at {path[0]!r}, not at the start square {start}")
+    nbrs = board.neighbours
+    for i, sq in enumerate(path):
+        board.row_col(sq)
+        if sq in board.blocked:
+            raise BoardError(f"the prefix steps on the blocked square {board.name(sq)}")
+        if i and sq not in nbrs[path[i - 1]]:
+            raise BoardError(f"the prefix jumps from {path[i - 1]} to {sq}, not a knight move")
+    if len(set(path)) != len(path):
+        raise BoardError("the prefix visits a square twice")
+    return path, names
+
+
+class _Limits:
+    """Node budget and deadline, consulted only every few nodes."""
+
+    __slots__ = ("budget", "deadline", "every")
+
+    def __init__(self, node_budget: int | None, time_limit: float | None, every: int) -> None:
+        self.budget = node_budget
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.every = every
+
+    def check(self, nodes: int) -> tuple[str | None, int]:
+        """(the limit reached or None, the node count at which to check again)."""
+        budget = self.budget
+        if budget is not None and nodes >= budget:
+            return "nodes", 0
+        if self.deadline is None:
+            return None, _NEVER if budget is None else budget
+        if time.perf_counter() >= self.deadline:
+            return "time", 0
+        again = nodes + self.every
+        return None, again if budget is None or again < budget else budget
+
+
+# -- the fast path -----------------------------------------------------------------
+
+
+def _seed_fast(
+    board: Board,
+    path: list[int],
+    closed: bool,
+    node_budget: int | None,
+    time_limit: float | None,
+) -> tuple[str, list[int] | None, int, int, str | None]:
+    """The plain search without events or pruning: (status, tour, nodes, backtracks, limit).
+
+    Each stack entry is the lazy iterator over the unvisited neighbours of one
+    square; it reads ``visited`` when advanced, which is correct because all the
+    squares entered below it have been left again by then.
+    """
+    nbrs = board.neighbours
+    size = board.size
+    start = path[0]
+    base = len(path)
+    visited = [0] * board.area
+    for sq in path:
+        visited[sq] = 1
+    get = visited.__getitem__
+    snbrs = nbrs[start]
+    nsn = len(snbrs) - 1
+    adjs = [0] * board.area  # in a closed search: neighbours of the start
+    if closed:
+        for v in snbrs:
+            adjs[v] = 1
+    limits = _Limits(node_budget, time_limit, CHECK_EVERY_FAST)
+    limit, check_at = limits.check(0)
+    if limit:
+        return "budget", None, 0, 0, limit
+    nodes = 1  # the root
+    if closed and base < size and all(map(get, snbrs)):
+        return "exhausted", None, 1, 1, None  # no way home is left
+    path = list(path)
+    push = path.append
+    pop = path.pop
+    stack: list[Iterator[int]] = []
+    spush = stack.append
+    spop = stack.pop
+    top = filterfalse(get, nbrs[path[-1]])
+    if not closed:  # the hottest loop: one test fewer per node than the closed one below
+        while True:
+            for nxt in top:
+                if nodes >= check_at:
+                    limit, check_at = limits.check(nodes)
+                    if limit:
+                        return "budget", None, nodes, nodes - (len(path) - base + 1), limit
+                visited[nxt] = 1
+                push(nxt)
+                spush(top)
+                top = filterfalse(get, nbrs[nxt])
+                nodes += 1
+                break
+            else:
+                if len(path) == size:
+                    return "found", path, nodes, nodes - (size - base + 1), None
+                if not stack:
+                    return "exhausted", None, nodes, nodes, None
+                visited[pop()] = 0
+                top = spop()
+    while True:
+        for nxt in top:
+            if adjs[nxt] and len(path) + 1 < size and sum(map(get, snbrs)) >= nsn:
+                continue  # the start's last free neighbour must wait for the last move
+            if nodes >= check_at:
+                limit, check_at = limits.check(nodes)
+                if limit:
+                    return "budget", None, nodes, nodes - (len(path) - base + 1), limit
+            visited[nxt] = 1
+            push(nxt)
+            spush(top)
+            top = filterfalse(get, nbrs[nxt])
+            nodes += 1
+            break
+        else:
+            if len(path) == size and path[-1] in snbrs:
+                return "found", path, nodes, nodes - (size - base + 1), None
+            if not stack:
+                return "exhausted", None, nodes, nodes, None
+            visited[pop()] = 0
+            top = spop()
+
+
+# -- the event loop ----------------------------------------------------------------
+
+
+def _walk(
+    board: Board,
+    path: list[int],
+    closed: bool,
+    warnsdorff: bool,
+    prunes: frozenset[str],
+    node_budget: int | None,
+    time_limit: float | None,
+    emit: bool,
+) -> Iterator[Event]:
+    """The search with every option; yields only the final event unless ``emit``."""
+    nbrs = board.neighbours
+    deg0 = board.degrees
+    size = board.size
+    last = size - 1  # depth of the last square
+    start = path[0]
+    root = path[-1]
+    base = len(path) - 1  # depth of the root
+    visited = [0] * board.area
+    for sq in path:
+        visited[sq] = 1
+    get = visited.__getitem__
+    snbrs = nbrs[start]
+    nsn = len(snbrs) - 1
+    adjs = [0] * board.area
+    if closed:
+        for v in snbrs:
+            adjs[v] = 1
+    dead_ends = "dead-ends" in prunes
+    connect = "connectivity" in prunes
+    tnew = tuple.__new__  # builds the event tuples without NamedTuple.__new__'s Python frame
+
+    limits = _Limits(node_budget, time_limit, CHECK_EVERY_EVENTS)
+    limit, check_at = limits.check(0)
+    if limit:
+        yield Budget(limit, 0, 0)
+        return
+    nodes = 1
+    if emit:
+        yield tnew(Move, (root, base, (), None))
+
+    # The root: complete already, or provably dead?
+    short = 0  # open tours with dead-ends: unvisited squares with one way in
+    free = 0  # connectivity: bitmask of the unvisited squares
+    masks: list[int] = []
+    shifts: list[tuple[int, int]] = []
+    if base == last:
+        alive = not closed or adjs[root] == 1
+        if alive:
+            yield Found(tuple(path), 1, 0)
+            return
+    else:
+        alive = not (closed and all(map(get, snbrs)))
+        if alive and "parity" in prunes:
+            alive = colour_balanced(board, visited, root, closed)
+        if alive and dead_ends:
+            short = ways_ok(board, visited, root, start, closed)
+            alive = short >= 0
+        if alive and connect:
+            masks, shifts, full = connectivity_tables(board)
+            free = full
+            for sq in path:
+                free &= ~(1 << sq)
+            alive = reaches_all(masks[root] & free, free, shifts)
+    if not alive:
+        if emit:
+            yield tnew(Backtrack, (root, base))
+        yield Exhausted(1, 1)
+        return
+
+    def open_ways(cur: int, nxt: int, short: int) -> int:
+        """Short-square count after cur -> nxt, or -1 when a square is cut off."""
+        for u in nbrs[cur]:
+            if not visited[u] and u != nxt:
+                ways = deg0[u] - sum(map(get, nbrs[u]))  # nxt, still unvisited, counts
+                if ways <= 1:
+                    if ways == 0:
+                        return -1
+                    short += 1
+        return -1 if short > 1 else short
+
+    def closed_ways(cur: int, nxt: int) -> bool:
+        """After cur -> nxt, do cur's unvisited neighbours keep two ways (start included)?"""
+        for u in nbrs[cur]:
+            if not visited[u] and u != nxt and deg0[u] - sum(map(get, nbrs[u])) + adjs[u] < 2:
+                return False
+        return True
+
+    backtracks = 0
+    cur = root
+    depth = base
+    stack: list[tuple] = []
+    spush = stack.append
+    spop = stack.pop
+    scratch = [0] * board.area  # onward counts, valid for the squares just ordered
+    sget = scratch.__getitem__
+    cands: tuple[int, ...] = tuple(filterfalse(get, nbrs[cur]))
+    onward: tuple[int, ...] | None = None
+    if warnsdorff:
+        for c in cands:
+            scratch[c] = deg0[c] - sum(map(get, nbrs[c]))
+        cands = tuple(sorted(cands, key=sget))  # stable: ties keep the articles' order
+        onward = tuple(map(sget, cands))
+    it = iter(cands)
+    while True:
+        for nxt in it:
+            nd = depth + 1
+            nshort = short
+            nfree = free
+            if nd < last:
+                if closed and adjs[nxt] and sum(map(get, snbrs)) >= nsn:
+                    continue  # the start's last free neighbour must wait for the last move
+                if dead_ends:
+                    if sum(map(get, nbrs[nxt])) == deg0[nxt]:
+                        continue  # no way on from nxt, and squares remain
+                    if closed:
+                        if cur != start and not closed_ways(cur, nxt):
+                            continue
+                    else:
+                        nshort = open_ways(cur, nxt, short)
+                        if nshort < 0:
+                            continue
+                if connect:
+                    nfree = free & ~(1 << nxt)
+                    if not reaches_all(masks[nxt] & nfree, nfree, shifts):
+                        continue
+            if nodes >= check_at:
+                limit, check_at = limits.check(nodes)
+                if limit:
+                    yield Budget(limit, nodes, backtracks)
+                    return
+            nodes += 1
+            visited[nxt] = 1
+            spush((cur, cands, it, onward, short, free))
+            if emit:
+                yield tnew(Move, (nxt, nd, cands, onward))
+            cur = nxt
+            depth = nd
+            short = nshort
+            free = nfree
+            if nd == last and (not closed or adjs[nxt]):
+                tour = (*path[:base], *[frame[0] for frame in stack], nxt)
+                yield Found(tour, nodes, backtracks)
+                return
+            cands = tuple(filterfalse(get, nbrs[cur]))
+            if warnsdorff:
+                for c in cands:
+                    scratch[c] = deg0[c] - sum(map(get, nbrs[c]))
+                cands = tuple(sorted(cands, key=sget))
+                onward = tuple(map(sget, cands))
+            it = iter(cands)
+            break
+        else:
+            backtracks += 1
+            if emit:
+                yield tnew(Backtrack, (cur, depth))
+            visited[cur] = 0
+            if not stack:
+                yield Exhausted(nodes, backtracks)
+                return
+            cur, cands, it, onward, short, free = spop()
+            depth -= 1
+
+
+# -- public API --------------------------------------------------------------------
+
+
+def search_events(
+    board: Board,
+    start: int,
+    *,
+    closed: bool = False,
+    ordering: str = "seed",
+    pruning: Collection[str] = (),
+    node_budget: int | None = None,
+    time_limit: float | None = None,
+    prefix: Sequence[int] = (),
+) -> Iterator[Event]:
+    """Every step of the search, to animate or replay it; the last event ends it.
+
+    Replaying: start from ``prefix[:-1]`` (or an empty path), append on Move, pop
+    on Backtrack; on Found the path equals the tour.  Input is checked here, at
+    the call.  The time limit runs on the wall clock from the first event
+    requested, so a consumer that pauses between events uses it up: animations
+    should bound the search with ``node_budget``.
+    """
+    path, prunes = _check(board, start, ordering, pruning, node_budget, time_limit, prefix)
+    return _walk(
+        board, path, closed, ordering == "warnsdorff", prunes, node_budget, time_limit, True
+    )
+
+
+def solve(
+    board: Board,
+    start: int,
+    *,
+    closed: bool = False,
+    ordering: str = "seed",
+    pruning: Collection[str] = (),
+    node_budget: int | None = None,
+    time_limit: float | None = None,
+    prefix: Sequence[int] = (),
+) -> SearchResult:
+    """The search's outcome without its events: same tour and counts as the stream."""
+    path, prunes = _check(board, start, ordering, pruning, node_budget, time_limit, prefix)
+    began = time.perf_counter()
+    if ordering == "seed" and not prunes:
+        status, tour, nodes, backtracks, limit = _seed_fast(
+            board, path, closed, node_budget, time_limit
+        )
+        return SearchResult(status, tour, nodes, backtracks, time.perf_counter() - began, limit)
+    events = _walk(
+        board, path, closed, ordering == "warnsdorff", prunes, node_budget, time_limit, False
+    )
+    result = _result(next(events))
+    result.seconds = time.perf_counter() - began
+    return result
+
+
+def summarize(events: Iterable[Event]) -> SearchResult:
+    """Consume a stream from :func:`search_events` into the result :func:`solve` gives."""
+    began = time.perf_counter()
+    final = None
+    for final in events:  # noqa: B007 - only the last event matters
+        pass
+    if final is None or final.kind in ("move", "backtrack"):
+        raise BoardError("the event stream ended without a final event")
+    result = _result(final)
+    result.seconds = time.perf_counter() - began
+    return result
+
+
+def _result(final: Event) -> SearchResult:
+    if isinstance(final, Found):
+        return SearchResult("found", list(final.tour), final.nodes, final.backtracks, 0.0)
+    if isinstance(final, Exhausted):
+        return SearchResult("exhausted", None, final.nodes, final.backtracks, 0.0)
+    if isinstance(final, Budget):
+        return SearchResult("budget", None, final.nodes, final.backtracks, 0.0, final.limit)
+    raise BoardError(f"not a final event: {final!r}")
