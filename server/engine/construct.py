@@ -14,8 +14,8 @@ a method by shape:
 
 Every piece found by search is cached, so the first tour of a new shape or
 start pays a few milliseconds more than the next one.  Output is
-deterministic.  Existence follows Schwenk (closed) and Cull & De Curtins /
-Conrad et al. (open); impossible requests raise :class:`NoTourError`.
+deterministic.  Existence is :mod:`.theory`'s verdict; impossible requests
+raise :class:`NoTourError` with its reason.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from .board import Board
 from .construct_blocks import closed_cycle, hole_cycle
 from .construct_search import KNIGHT, grid_rank, hamiltonian, knight_graph
 from .construct_thin import closed_3xn, open_thin
+from .theory import tour_verdict
 
 # The hole construction leaves a few starts on boards up to this size to search.
 _EXACT_MAX_AREA = 100
@@ -43,9 +44,9 @@ def construct_tour(rows: int, cols: int, start: int = 0, *, closed: bool = False
     size or start and :class:`NoTourError` when no such tour exists.
     """
     Board(rows, cols).row_col(start)  # validates sizes and the start square
-    reason = no_tour_reason(rows, cols, start, closed=closed)
-    if reason:
-        raise NoTourError(reason)
+    verdict = tour_verdict(rows, cols, closed=closed, start=start)
+    if not verdict:
+        raise NoTourError(verdict.reason)
     if rows == cols == 1:
         return [0]
     if min(rows, cols) <= 4:
@@ -58,40 +59,6 @@ def construct_tour(rows: int, cols: int, start: int = 0, *, closed: bool = False
             raise RuntimeError(f"no block layout for {rows}x{cols} from {start}")
         return _exact(rows, cols, start, closed)
     return _around_hole(rows, cols, start, cycle)
-
-
-def no_tour_reason(rows: int, cols: int, start: int, *, closed: bool) -> str | None:
-    """Why there is no such tour (one line), or None when there is one."""
-    m, n = sorted((rows, cols))
-    r, c = divmod(start, cols)
-    if rows > cols:
-        r, c = c, r
-    dims = f"{rows}x{cols}"
-    if closed:
-        if m == n == 1:
-            return "a 1x1 board has no move back to the start, so no closed tour"
-        if m % 2 and n % 2:
-            return f"no closed tour on {dims}: both sides are odd (a cycle needs equal colours)"
-        if m in (1, 2, 4) or (m == 3 and n in (4, 6, 8)):
-            return f"no closed tour exists on {dims} (Schwenk's theorem)"
-        return None
-    if m == n == 1:
-        return None
-    if m <= 2 or (m == 3 and n in (3, 5, 6)) or (m, n) == (4, 4):
-        return f"no open tour exists on {dims}"
-    where = f"from square {r},{c}" if rows <= cols else f"from square {c},{r}"
-    if m == 3:
-        if n == 4 and c not in (0, 3):
-            return f"no open tour of {dims} starts {where}: only the end columns work"
-        if n == 8 and (r, c) in ((1, 2), (1, 5)):
-            return f"no open tour of {dims} starts {where}"
-        if n == 7 and (r, c) == (1, 3):
-            return f"no open tour of {dims} starts {where} (the centre)"
-    if m == 4 and r not in (0, 3):
-        return f"no open tour of {dims} starts {where}: only the two outer lines work"
-    if m % 2 and n % 2 and (r + c) % 2:
-        return f"no open tour of {dims} starts {where}: odd x odd tours start on the corner colour"
-    return None
 
 
 def _rotate(cycle: list[int], start: int) -> list[int]:
