@@ -15,6 +15,7 @@ import {
 import { bindBoardInput } from "./input.js";
 import { BoardView } from "./render.js";
 import { Replay } from "./replay.js";
+import { ShowMe } from "./showme.js";
 import {
   deriveView,
   elapsedNow,
@@ -52,6 +53,7 @@ const els = {
   scoreForm: $("#score-form"),
   scoreResult: $("#score-result"),
   toast: $("#toast"),
+  showMe: $('.controls [data-action="show-me"]'),
 };
 
 const view = new BoardView(els.board);
@@ -60,6 +62,18 @@ let hintMessage = null; // {key?, text?, params?} shown under the controls
 let startWarning = null; // text shown while a rejected start square awaits confirmation
 let leaderboardKey = "";
 let lastShownTime = "";
+const showMe = new ShowMe({
+  board: els.board,
+  svg: $("#search"),
+  panel: $("#showme"),
+  button: els.showMe,
+  onEnd: showMeEnded,
+  onChange: () => {
+    if (!store.game) return;
+    renderControls(store.game);
+    renderHint();
+  },
+});
 
 // ---------------------------------------------------------------- rendering
 function render({ relabel = false } = {}) {
@@ -135,12 +149,13 @@ function renderControls(game) {
   button("hint").disabled = finished;
   button("restart").disabled = finished || game.path.length === 0;
   button("random").hidden = game.status !== "new";
+  button("show-me").disabled = game.status !== "playing" || showMe.active;
   const hintLabel = button("hint").querySelector("[data-i18n]");
   hintLabel.textContent = game.hints ? `${t("ui.hint")} · ${game.hints}` : t("ui.hint");
 }
 
 function renderHint() {
-  if (!hintMessage) {
+  if (!hintMessage || showMe.active) {
     els.hintText.textContent = "";
     els.hintText.hidden = true;
     return;
@@ -191,6 +206,10 @@ async function apply(promise, { keepHint = false } = {}) {
 }
 
 async function onSquare(square) {
+  if (showMe.active) {
+    showMe.cancel(); // a click on the board while the search is shown only ends the show
+    return;
+  }
   const game = store.game;
   if (!game || game.status === "won") return;
   if (game.status === "new") return chooseStart(square);
@@ -260,7 +279,49 @@ async function askHint() {
   }
 }
 
+// ---------------------------------------------------------------- show me
+/**
+ * "Show me" streams the search over the board (showme.js); the game itself is never
+ * touched. It counts as a hint when it reveals something: a found move, or the proof that
+ * the position is dead. It is counted through POST /hint, which also brings the exact
+ * dead warning with its undo offer. A search that gave up or was cancelled is not counted.
+ */
+function startShowMe() {
+  const game = store.game;
+  if (!game || game.status !== "playing" || showMe.active) return;
+  showMe.start(game);
+}
+
+async function showMeEnded(result) {
+  const game = store.game;
+  if (!game) return;
+  if (result.status === "stopped") {
+    hintMessage ??= { text: result.text }; // a hint shown before stays, as the board does
+    render();
+    return;
+  }
+  hintMessage = { text: result.text };
+  if (result.status === "found") store.hint = result.next;
+  render();
+  if (result.status !== "found" && result.status !== "exhausted") return;
+  try {
+    const answer = await api.hint(game.id);
+    const now = store.game;
+    if (now.id !== game.id || now.path.length !== game.path.length) return; // moved on
+    setGame(answer.state);
+    if (result.status === "found") {
+      store.hint = result.next; // the search's move: a tour goes through it
+    } else if (answer.hint.verdict === "dead" && answer.hint.reason) {
+      hintMessage = { text: `${result.text} ${answer.hint.reason}` };
+    }
+    render();
+  } catch (err) {
+    showError(err);
+  }
+}
+
 const actions = {
+  "show-me": startShowMe,
   undo: () => apply(api.undo(store.game.id, 1)),
   "undo-dead": () => apply(api.undo(store.game.id, Number(els.warningUndo.dataset.count) || 1)),
   hint: askHint,
@@ -288,6 +349,7 @@ function smoothScroll() {
 document.addEventListener("click", (event) => {
   const button = event.target.closest("[data-action]");
   if (!button || button.disabled || !store.game) return;
+  if (showMe.active && button.dataset.action !== "show-me") showMe.cancel();
   const action = actions[button.dataset.action];
   if (action) action();
 });
@@ -391,6 +453,7 @@ els.setup.addEventListener("input", () => {
 
 els.setup.addEventListener("submit", async (event) => {
   event.preventDefault();
+  showMe.cancel();
   const setup = readSetup();
   hintMessage = null;
   startWarning = null;
@@ -493,6 +556,7 @@ els.scoreForm.addEventListener("submit", async (event) => {
 // ---------------------------------------------------------------- language
 async function switchLanguage(next) {
   if (next === getLang()) return;
+  showMe.disconnect(); // the server picks a connection's language when it connects
   setLang(next);
   await loadCatalogue(next);
   translateStatic();

@@ -1,0 +1,278 @@
+"""The Play page's "show me": the search streamed over the board, then the hinted move.
+
+These tests run their own copy of the app (not the shared ``live_server``) so they can look
+into its run registry and check that a cancelled search's server task really ended.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from server.engine.board import Board
+from server.engine.hints import hint
+
+from .conftest import DESKTOP
+from .test_play import cell, new_game, open_play, play
+
+pytestmark = pytest.mark.browser
+
+PHONE = {
+    "viewport": {"width": 375, "height": 667},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+# Warnsdorff with pruning finds a tour from here in a few dozen nodes (8x8, open).
+FOUND = [(5, 7), (3, 6), (1, 7), (2, 5), (0, 6)]
+# ...and from here spends its whole 200,000-node budget (the position is dead, which the
+# engine's hint proves but this search does not): long enough to cancel mid-stream.
+LONG = [(2, 7), (1, 5), (3, 6), (5, 7), (7, 6)]
+# ...and from here proves, quickly, that no tour can be completed.
+DEAD = [(0, 1), (2, 0), (3, 2), (4, 0), (2, 1), (3, 3), (1, 2), (3, 1), (1, 0), (0, 2), (1, 4)]
+SHOW_ME = '.controls [data-action="show-me"]'
+
+
+@pytest.fixture(scope="module")
+def showme_server(tmp_path_factory):
+    """(app, url): the app on a free port, websockets hung up cleanly.
+
+    Flask-SocketIO dispatches the events of every app through the server it bound last,
+    so the binding is put back afterwards for the session's shared ``live_server``.
+    """
+    from werkzeug.serving import make_server
+
+    from server.app import create_app
+    from server.extensions import socketio, websocket_request_handler
+
+    previous = socketio.server
+    instance = tmp_path_factory.mktemp("showme-instance")
+    app = create_app({"INSTANCE_PATH": str(instance)})
+    server = make_server(
+        "127.0.0.1", 0, app, threaded=True, request_handler=websocket_request_handler()
+    )
+    thread = threading.Thread(target=server.serve_forever, name="showme-server", daemon=True)
+    thread.start()
+    try:
+        yield app, f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+        if previous is not None:
+            socketio.server = previous
+
+
+@pytest.fixture
+def open_page(browser, showme_server):
+    """``open_page(**context_options)``: a fresh context on this module's server."""
+    _, url = showme_server
+    contexts = []
+    errors: list[str] = []
+
+    def make(**options):
+        options.setdefault("viewport", DESKTOP)
+        options.setdefault("locale", "en-US")
+        options.setdefault("reduced_motion", "reduce")
+        context = browser.new_context(base_url=url, **options)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def live_runs(app) -> int:
+    from server.web.watch_socket import registry
+
+    return registry(app).live_count()
+
+
+def wait_until(predicate, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def game_state(page) -> dict:
+    return page.evaluate(
+        """async () => {
+            const id = localStorage.getItem('knights-tour.game');
+            const response = await fetch(`/api/games/${id}`);
+            return response.json();
+        }"""
+    )
+
+
+def board_snapshot(page) -> dict:
+    """Everything the player sees of the game on the board."""
+    return page.evaluate(
+        """() => ({
+            cells: [...document.querySelectorAll('#board .sq')].map((el) => [
+                el.dataset.state, el.textContent, el.dataset.hint ?? '', el.dataset.start ?? '',
+                el.getAttribute('aria-label')]),
+            path: document.querySelector('#path .path-line').getAttribute('points'),
+            knight: [document.querySelector('#knight').style.getPropertyValue('--kr'),
+                     document.querySelector('#knight').style.getPropertyValue('--kc')],
+            hint: document.querySelector('#hint-text').textContent,
+        })"""
+    )
+
+
+def start_game(page, moves) -> dict:
+    open_play(page)
+    new_game(page, "8x8")
+    for row, col in moves:
+        play(page, row, col)
+    return game_state(page)
+
+
+def hinted(page) -> tuple[int, int]:
+    squares = page.evaluate(
+        """() => [...document.querySelectorAll('#board .sq[data-hint="true"]')]
+              .map((el) => [+el.dataset.row, +el.dataset.col])"""
+    )
+    assert len(squares) == 1, squares
+    return tuple(squares[0])
+
+
+def test_show_me_ends_with_the_hinted_move(open_page, artifacts):
+    page = open_page()
+    before = start_game(page, FOUND)
+    assert before["hints"] == 0
+    show_me = page.locator(SHOW_ME)
+    expect(show_me).to_be_enabled()
+    expect(show_me).to_have_accessible_name("Show me: watch the search find the next move")
+    show_me.click()
+    expect(page.locator("#showme")).to_be_visible()
+    expect(page.locator("#board")).to_have_attribute("data-showme", "running")
+    # the overlay draws beyond the player's path while the real squares stay as they were
+    page.wait_for_function("() => +document.querySelector('#showme').dataset.events > 8")
+    page.screenshot(path=str(artifacts / "showme-desktop-running.png"))
+    overlay = page.evaluate(
+        "[...document.querySelectorAll('#search .s-num')].filter((el) => el.textContent).length"
+    )
+    assert overlay > 0
+    expect(page.locator("#search")).to_be_visible()
+    expect(page.locator("#search .s-line")).to_be_visible()
+    expect(page.locator('#board .sq[data-state="current"]')).to_have_count(1)
+    expect(cell(page, *FOUND[-1])).to_have_attribute("data-state", "current")
+
+    expect(page.locator("#board")).not_to_have_attribute("data-showme", "running", timeout=30_000)
+    expect(page.locator("#board")).not_to_have_attribute("data-showme", "holding", timeout=5_000)
+    expect(page.locator("#search")).to_be_hidden()
+    expect(page.locator("#showme")).to_be_hidden()
+    row, col = hinted(page)
+    square = f"{'abcdefgh'[col]}{8 - row}"
+    expect(page.locator("#hint-text")).to_contain_text(f"play {square} next")
+    expect(cell(page, row, col)).to_have_attribute(
+        "aria-label", f"{square}, legal move, suggested by the hint"
+    )
+
+    after = game_state(page)
+    assert after["path"] == before["path"]  # the overlay never moved the knight
+    assert after["hints"] == 1  # "show me" counts as a hint
+    assert [row, col] in after["legal"]
+    board = Board(8, 8)
+    path = [r * 8 + c for r, c in FOUND] + [row * 8 + col]
+    answer = hint(board, path, time_limit=5.0)
+    assert answer.verdict == "completable", answer
+    page.screenshot(path=str(artifacts / "showme-desktop-found.png"))
+
+    # the hinted move is played by the player's own click, as usual
+    play(page, row, col)
+    expect(page.locator('#board .sq[data-hint="true"]')).to_have_count(0)
+
+
+def test_cancel_mid_stream_leaves_the_board_and_ends_the_server_task(
+    open_page, showme_server, artifacts
+):
+    app, _ = showme_server
+    page = open_page()
+    before = start_game(page, LONG)
+    page.locator('.controls [data-action="hint"]').click()  # a hint's answer shown before stays
+    expect(page.locator("#hint-text")).to_contain_text("No tour can be completed from here")
+    before = game_state(page)
+    snapshot = board_snapshot(page)
+
+    page.locator(SHOW_ME).click()
+    page.wait_for_function("() => +document.querySelector('#showme').dataset.events > 40")
+    assert live_runs(app) == 1  # paced by the page's credit, the search is still running
+    expect(page.locator("#hint-text")).to_be_hidden()  # the narration speaks instead
+    page.screenshot(path=str(artifacts / "showme-desktop-mid-stream.png"))
+    page.locator("#showme-cancel").click()
+
+    expect(page.locator("#board")).not_to_have_attribute("data-showme", "running")
+    expect(page.locator("#search")).to_be_hidden()
+    expect(page.locator("#showme")).to_be_hidden()
+    assert board_snapshot(page) == snapshot
+    assert wait_until(lambda: live_runs(app) == 0, timeout=3.0), "the search task kept running"
+    after = game_state(page)
+    assert after["path"] == before["path"]
+    assert after["hints"] == before["hints"]  # a cancelled show is not counted
+    expect(page.locator(SHOW_ME)).to_be_enabled()
+    expect(page.locator(SHOW_ME)).to_be_focused()
+
+
+def test_skip_and_escape(open_page, showme_server):
+    app, _ = showme_server
+    page = open_page()
+    start_game(page, LONG)
+    page.locator(SHOW_ME).click()
+    page.wait_for_function("() => +document.querySelector('#showme').dataset.events > 5")
+    page.keyboard.press("Escape")
+    expect(page.locator("#showme")).to_be_hidden()
+    assert wait_until(lambda: live_runs(app) == 0, timeout=3.0)
+
+    # skipping to the end of a search that gives up: said so, nothing highlighted or counted
+    page.locator(SHOW_ME).click()
+    page.locator("#showme-skip").click()
+    expect(page.locator("#showme")).to_be_hidden(timeout=60_000)
+    expect(page.locator("#hint-text")).to_contain_text("The search gave up")
+    expect(page.locator('#board .sq[data-hint="true"]')).to_have_count(0)
+    assert game_state(page)["hints"] == 0
+
+
+def test_show_me_on_a_dead_position_offers_the_undo(open_page):
+    page = open_page()
+    start_game(page, DEAD)
+    page.locator(SHOW_ME).click()
+    expect(page.locator("#showme")).to_be_hidden(timeout=30_000)
+    expect(page.locator("#hint-text")).to_contain_text("The search tried every path from here")
+    expect(page.locator("#warning-undo")).to_be_visible()
+    expect(page.locator('#board .sq[data-hint="true"]')).to_have_count(0)
+    state = game_state(page)
+    assert state["hints"] == 1 and state["dead"]["undo"] >= 1
+    page.locator("#warning-undo").click()
+    expect(page.locator("#warning")).to_be_hidden()
+
+
+def test_phone_zh_show_me(open_page, artifacts):
+    page = open_page(**PHONE, locale="zh-CN")
+    start_game(page, LONG)
+    show_me = page.locator(SHOW_ME)
+    expect(show_me).to_contain_text("演示")
+    show_me.tap()
+    page.wait_for_function("() => +document.querySelector('#showme').dataset.events > 60")
+    expect(page.locator("#showme-text")).to_have_attribute("role", "status")
+    fits = page.evaluate(
+        """() => [...document.querySelectorAll('#showme .btn, .controls .btn')]
+              .filter((el) => el.offsetParent)
+              .map((el) => el.getBoundingClientRect())
+              .every((r) => r.height >= 36 && r.right <= innerWidth)"""
+    )
+    assert fits
+    page.screenshot(path=str(artifacts / "showme-phone-375x667-zh.png"))
+    page.locator("#showme-cancel").tap()
+    expect(page.locator("#showme")).to_be_hidden()
