@@ -24,17 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+
 QUERY = "rows=6&cols=6&start=0,0&algorithm=seed&speed=max&go=1&lang=en"
 GOAL = 150_000
 

@@ -6,27 +6,18 @@ present, else Playwright's own build (``python -m playwright install chromium``)
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
 import pytest
 
+from .chromium import CHROMIUM, CHROMIUM_ARGS
+
 playwright_sync = pytest.importorskip("playwright.sync_api")
+
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 DESKTOP = {"width": 1280, "height": 800}
 
 # CI machines are small and busy: give the page room before an expectation fails.
@@ -34,23 +25,37 @@ playwright_sync.expect.set_options(timeout=10_000)
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
-    """The real application, served from a background thread on a free port."""
+def live_app(tmp_path_factory):
+    """(app, url): the real application, served from a background thread on a free port.
+
+    One app for the whole browser session: Flask-SocketIO binds its server to the app it
+    was initialised with last, so tests that need the app's internals (the run registry)
+    use this one rather than building a second app.
+    """
     from werkzeug.serving import make_server
 
     from server.app import create_app
+    from server.extensions import websocket_request_handler
 
     instance = tmp_path_factory.mktemp("browser-instance")
     app = create_app({"INSTANCE_PATH": str(instance)})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server(
+        "127.0.0.1", 0, app, threaded=True, request_handler=websocket_request_handler()
+    )
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        yield app, f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def live_server(live_app) -> str:
+    """The live app's base URL."""
+    return live_app[1]
 
 
 @pytest.fixture(scope="session")

@@ -1,12 +1,11 @@
 """The Play page's "show me": the search streamed over the board, then the hinted move.
 
-These tests run their own copy of the app (not the shared ``live_server``) so they can look
-into its run registry and check that a cancelled search's server task really ended.
+They look into the live app's run registry to check that a cancelled search's server
+task really ended.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
@@ -15,7 +14,6 @@ from playwright.sync_api import expect
 from server.engine.board import Board
 from server.engine.hints import hint
 
-from .conftest import DESKTOP
 from .test_play import cell, new_game, open_play, play
 
 pytestmark = pytest.mark.browser
@@ -34,60 +32,6 @@ LONG = [(2, 7), (1, 5), (3, 6), (5, 7), (7, 6)]
 # ...and from here proves, quickly, that no tour can be completed.
 DEAD = [(0, 1), (2, 0), (3, 2), (4, 0), (2, 1), (3, 3), (1, 2), (3, 1), (1, 0), (0, 2), (1, 4)]
 SHOW_ME = '.controls [data-action="show-me"]'
-
-
-@pytest.fixture(scope="module")
-def showme_server(tmp_path_factory):
-    """(app, url): the app on a free port, websockets hung up cleanly.
-
-    Flask-SocketIO dispatches the events of every app through the server it bound last,
-    so the binding is put back afterwards for the session's shared ``live_server``.
-    """
-    from werkzeug.serving import make_server
-
-    from server.app import create_app
-    from server.extensions import socketio, websocket_request_handler
-
-    previous = socketio.server
-    instance = tmp_path_factory.mktemp("showme-instance")
-    app = create_app({"INSTANCE_PATH": str(instance)})
-    server = make_server(
-        "127.0.0.1", 0, app, threaded=True, request_handler=websocket_request_handler()
-    )
-    thread = threading.Thread(target=server.serve_forever, name="showme-server", daemon=True)
-    thread.start()
-    try:
-        yield app, f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-        if previous is not None:
-            socketio.server = previous
-
-
-@pytest.fixture
-def open_page(browser, showme_server):
-    """``open_page(**context_options)``: a fresh context on this module's server."""
-    _, url = showme_server
-    contexts = []
-    errors: list[str] = []
-
-    def make(**options):
-        options.setdefault("viewport", DESKTOP)
-        options.setdefault("locale", "en-US")
-        options.setdefault("reduced_motion", "reduce")
-        context = browser.new_context(base_url=url, **options)
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def live_runs(app) -> int:
@@ -147,8 +91,8 @@ def hinted(page) -> tuple[int, int]:
     return tuple(squares[0])
 
 
-def test_show_me_ends_with_the_hinted_move(open_page, artifacts):
-    page = open_page()
+def test_show_me_ends_with_the_hinted_move(new_page, artifacts):
+    page = new_page()
     before = start_game(page, FOUND)
     assert before["hints"] == 0
     show_me = page.locator(SHOW_ME)
@@ -195,11 +139,9 @@ def test_show_me_ends_with_the_hinted_move(open_page, artifacts):
     expect(page.locator('#board .sq[data-hint="true"]')).to_have_count(0)
 
 
-def test_cancel_mid_stream_leaves_the_board_and_ends_the_server_task(
-    open_page, showme_server, artifacts
-):
-    app, _ = showme_server
-    page = open_page()
+def test_cancel_mid_stream_leaves_the_board_and_ends_the_server_task(new_page, live_app, artifacts):
+    app, _ = live_app
+    page = new_page()
     before = start_game(page, LONG)
     page.locator('.controls [data-action="hint"]').click()  # a hint's answer shown before stays
     expect(page.locator("#hint-text")).to_contain_text("No tour can be completed from here")
@@ -225,9 +167,9 @@ def test_cancel_mid_stream_leaves_the_board_and_ends_the_server_task(
     expect(page.locator(SHOW_ME)).to_be_focused()
 
 
-def test_skip_and_escape(open_page, showme_server):
-    app, _ = showme_server
-    page = open_page()
+def test_skip_and_escape(new_page, live_app):
+    app, _ = live_app
+    page = new_page()
     start_game(page, LONG)
     page.locator(SHOW_ME).click()
     page.wait_for_function("() => +document.querySelector('#showme').dataset.events > 5")
@@ -244,8 +186,8 @@ def test_skip_and_escape(open_page, showme_server):
     assert game_state(page)["hints"] == 0
 
 
-def test_show_me_on_a_dead_position_offers_the_undo(open_page):
-    page = open_page()
+def test_show_me_on_a_dead_position_offers_the_undo(new_page):
+    page = new_page()
     start_game(page, DEAD)
     page.locator(SHOW_ME).click()
     expect(page.locator("#showme")).to_be_hidden(timeout=30_000)
@@ -258,8 +200,8 @@ def test_show_me_on_a_dead_position_offers_the_undo(open_page):
     expect(page.locator("#warning")).to_be_hidden()
 
 
-def test_phone_zh_show_me(open_page, artifacts):
-    page = open_page(**PHONE, locale="zh-CN")
+def test_phone_zh_show_me(new_page, artifacts):
+    page = new_page(**PHONE, locale="zh-CN")
     start_game(page, LONG)
     show_me = page.locator(SHOW_ME)
     expect(show_me).to_contain_text("演示")
