@@ -104,6 +104,28 @@ def _cells(board: Board, squares: Sequence[int] | None) -> list[list[int]] | Non
     return [list(divmod(sq, cols)) for sq in squares]
 
 
+_TOUR_SLOT = "\0tour\0"
+
+
+def _dump_json(doc: dict, board: Board, tour: Sequence[int] | None) -> None:
+    """Print ``doc`` with ``"tour"`` as [[r, c], ...], written as text directly.
+
+    A 1000x1000 tour is a million pairs: building a list per pair for ``json`` costs
+    seconds and a few hundred MB, formatting them straight into one string does not.
+    """
+    if tour is None:
+        doc["tour"] = None
+        text = json.dumps(doc, separators=(",", ":"))
+    else:
+        doc["tour"] = _TOUR_SLOT
+        cols = board.cols
+        pairs = ",".join([f"[{sq // cols},{sq % cols}]" for sq in tour])
+        text = json.dumps(doc, separators=(",", ":")).replace(
+            json.dumps(_TOUR_SLOT), f"[{pairs}]", 1
+        )
+    sys.stdout.write(text + "\n")
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from .engine.solver import solve_tour
 
@@ -124,7 +146,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             "cols": board.cols,
             "closed": args.closed,
             "algorithm": outcome.algorithm,
-            "tour": _cells(board, outcome.tour),
+            "tour": None,
             "stats": {
                 "nodes": outcome.nodes,
                 "backtracks": outcome.backtracks,
@@ -133,8 +155,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         }
         if outcome.status != "found":
             doc["reason"] = outcome.reason
-        json.dump(doc, sys.stdout, separators=(",", ":"))
-        sys.stdout.write("\n")
+        _dump_json(doc, board, outcome.tour)
     elif outcome.status == "found":
         kind = "closed" if args.closed else "open"
         if board.area <= BOARD_PRINT_LIMIT:
@@ -234,6 +255,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
+    except BrokenPipeError:  # e.g. `knights-tour solve 1000x1000 --json | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except UsageError as err:
         print(f"knights-tour: error: {err}", file=sys.stderr)
         return EXIT_USAGE
