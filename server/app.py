@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from flask import Flask
@@ -15,21 +16,31 @@ def create_app(config: dict | None = None) -> Flask:
     """Build the app; ``config`` overrides the embedded defaults and the environment."""
     app = Flask(
         __name__,
-        instance_path=str((config or {}).get("INSTANCE_PATH") or ROOT / "instance"),
+        instance_path=str(
+            (config or {}).get("INSTANCE_PATH")
+            or os.environ.get("INSTANCE_PATH")
+            or ROOT / "instance"
+        ),
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
     app.config.update(build_config(Path(app.instance_path), config))
 
     from .game.models import init_db
-    from .web import api, errors, pages
+    from .web import api, errors, pages, security
 
     init_db(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
+    security.register(app)  # CSP, nosniff, Referrer-Policy on every response
 
     from .extensions import init_socketio
 
     init_socketio(app)  # the /watch live search stream (docs/protocol.md)
+
+    from .web import class_pages, class_socket
+
+    class_pages.register(app)  # class rooms: /class pages and the /class namespace
+    class_socket.init_app(app)
     return app

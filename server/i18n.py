@@ -696,3 +696,295 @@ MESSAGES.update(
         },
     }
 )
+
+
+# --- hardening ---
+# Refusals of the HTTP hardening layer (server/game/service.py, server/web/ratelimit.py).
+MESSAGES.update(
+    {
+        "error.conflict": {
+            "en": "Another request changed this game at the same moment, so nothing was "
+            "changed. Reload the game and try again.",
+            "zh": "另一个请求同时修改了这局棋，所以这次什么也没改。请重新载入后再试。",
+        },
+        "error.conflict.busy": {
+            "en": "This game is still busy with another request; try again in a moment.",
+            "zh": "这局棋还在处理另一个请求，请稍后再试。",
+        },
+        "error.rate-limited": {
+            "en": "Too many requests from your address; try again in {seconds} s.",
+            "zh": "你的请求太频繁了，请 {seconds} 秒后再试。",
+        },
+        "error.rate-limited.games": {
+            "en": "Too many new games from your address; try again in {seconds} s.",
+            "zh": "你开新局太频繁了，请 {seconds} 秒后再试。",
+        },
+    }
+)
+
+
+# --- show me ---
+# The Play page's "show me" (static/js/showme.js): the search streamed over the board.
+# Its running narration reuses "watch.ui.narr.*".
+MESSAGES.update(
+    {
+        "ui.showme": {"en": "Show me", "zh": "演示"},
+        "ui.showme.label": {
+            "en": "Show me: watch the search find the next move",
+            "zh": "演示：看搜索算法找出下一步",
+        },
+        "ui.showme.panel": {"en": "The search, from your position", "zh": "从当前局面搜索"},
+        "ui.showme.skip": {"en": "Skip to the end", "zh": "跳到结尾"},
+        "ui.showme.cancel": {"en": "Cancel", "zh": "取消"},
+        "ui.showme.connecting": {
+            "en": "Starting the search from {square}…",
+            "zh": "从 {square} 开始搜索……",
+        },
+        "ui.showme.skipping": {"en": "Skipping to the end…", "zh": "正在跳到结尾……"},
+        "ui.showme.nodes": {"en": "{nodes} nodes", "zh": "{nodes} 个节点"},
+        "ui.showme.found": {
+            "en": "The search found a way to finish the tour ({nodes} nodes): play {square} next.",
+            "zh": "搜索找到了走完全程的路线（{nodes} 个节点）：下一步走 {square}。",
+        },
+        "ui.showme.exhausted": {
+            "en": "The search tried every path from here ({nodes} nodes): this position cannot "
+            "be finished.",
+            "zh": "搜索试遍了从这里出发的所有路（{nodes} 个节点）：这个局面走不完了。",
+        },
+        "ui.showme.budget": {
+            "en": "The search gave up after {nodes} nodes: no tour found yet, and no proof "
+            "that there is none.",
+            "zh": "搜索走了 {nodes} 个节点后放弃了：还没找到巡游，也没能证明走不通。",
+        },
+        "ui.showme.budget.time": {
+            "en": "The search gave up at its time limit ({nodes} nodes): no tour found yet, and "
+            "no proof that there is none.",
+            "zh": "搜索到了时间上限（{nodes} 个节点）后放弃了：还没找到巡游，也没能证明走不通。",
+        },
+        "ui.showme.stopped": {
+            "en": "Show me cancelled; your game is unchanged.",
+            "zh": "演示已取消，棋局没有改变。",
+        },
+        "ui.showme.error": {
+            "en": "The search could not run: {message}",
+            "zh": "搜索无法进行：{message}",
+        },
+        "ui.showme.offline": {
+            "en": "no connection to the server",
+            "zh": "连不上服务器",
+        },
+    }
+)
+
+
+# --- class rooms ---
+# The class rooms (server/classroom/, server/web/class_pages.py, server/web/class_socket.py,
+# templates/class_*.html, static/js/class/): errors of the /class namespace
+# ("class.error.<code>[.<detail>]") and the pages' words ("class.ui.*").
+MESSAGES.update(
+    {
+        "class.error.unknown-room": {
+            "en": "There is no class with this code. Check the code on the teacher's screen.",
+            "zh": "没有这个代码的课堂。请核对老师屏幕上的代码。",
+        },
+        "class.error.expired": {
+            "en": "This class has ended (it was idle for too long).",
+            "zh": "这个课堂已结束（闲置太久了）。",
+        },
+        "class.error.bad-token": {
+            "en": "This teacher link is not valid for this class.",
+            "zh": "这个教师链接对本课堂无效。",
+        },
+        "class.error.not-teacher": {
+            "en": "Only the teacher can control the class.",
+            "zh": "只有老师可以控制课堂。",
+        },
+        "class.error.not-joined": {
+            "en": "Join a class first.",
+            "zh": "请先加入课堂。",
+        },
+        "class.error.stale": {
+            "en": "The demo was changed in the meantime; this control was ignored.",
+            "zh": "演示已经换了，这次操作被忽略。",
+        },
+        "class.error.bad-request": {
+            "en": "The message is malformed.",
+            "zh": "消息格式有误。",
+        },
+        "class.error.bad-request.payload": {
+            "en": "The message must be a JSON object.",
+            "zh": "消息必须是 JSON 对象。",
+        },
+        "class.error.bad-request.field": {
+            "en": "The message is malformed: “{field}” is missing or has the wrong type.",
+            "zh": "消息格式有误：“{field}”缺失或类型不对。",
+        },
+        "class.error.bad-request.settings": {
+            "en": "The demo settings are malformed.",
+            "zh": "演示设置格式有误。",
+        },
+        "class.error.bad-request.joined": {
+            "en": "This connection has already joined a class.",
+            "zh": "这个连接已经加入了课堂。",
+        },
+        "class.error.bad-settings": {
+            "en": "These demo settings are not possible.",
+            "zh": "这些演示设置不可行。",
+        },
+        "class.error.bad-puzzle.size": {
+            "en": "A class puzzle needs {min} to {max} rows and columns.",
+            "zh": "课堂题目的行数和列数须在 {min} 到 {max} 之间。",
+        },
+        "class.error.no-puzzle": {
+            "en": "The teacher has not handed out a puzzle.",
+            "zh": "老师还没有出题。",
+        },
+        "class.error.bad-name": {
+            "en": "Your name must be 1 to {max} characters.",
+            "zh": "名字须为 1 到 {max} 个字符。",
+        },
+        "class.error.full": {
+            "en": "No more attempts at this puzzle are possible.",
+            "zh": "这道题不能再开始新的尝试了。",
+        },
+        "class.error.unknown-entry": {
+            "en": "This game is not an attempt at the current class puzzle.",
+            "zh": "这局棋不是当前课堂题目的作答。",
+        },
+        "class.error.not-solved": {
+            "en": "The server has not seen this puzzle solved.",
+            "zh": "服务器没有看到这道题被解出。",
+        },
+        "class.error.rate-limited": {
+            "en": "Too many classes opened from your address; try again in {seconds} s.",
+            "zh": "你开课堂太频繁了，请 {seconds} 秒后再试。",
+        },
+        "class.error.internal": {
+            "en": "Something went wrong on the server.",
+            "zh": "服务器出错了。",
+        },
+        "class.error.busy": {
+            "en": "The server is busy; try again.",
+            "zh": "服务器繁忙，请重试。",
+        },
+    }
+)
+MESSAGES.update(
+    {
+        "class.ui.new.title": {"en": "Open a class", "zh": "开一个课堂"},
+        "class.ui.new.intro": {
+            "en": "Show the whole class a knight's tour search: every student's phone "
+            "follows your screen — play, pause, step and seek included.",
+            "zh": "给全班演示马踏棋盘的搜索：每个学生的手机都跟着你的屏幕走——播放、暂停、"
+            "单步和拖动进度都同步。",
+        },
+        "class.ui.new.step1": {
+            "en": "Open the class: you get a join code and a QR code.",
+            "zh": "开课堂：你会得到一个加入代码和二维码。",
+        },
+        "class.ui.new.step2": {
+            "en": "Students scan the QR code or type the code at /class.",
+            "zh": "学生扫二维码，或在 /class 输入代码。",
+        },
+        "class.ui.new.step3": {
+            "en": "Drive the demo, then hand out a puzzle and watch the class leaderboard.",
+            "zh": "操作演示，然后出一道题，看全班排行榜。",
+        },
+        "class.ui.new.open": {"en": "Open a class", "zh": "开课堂"},
+        "class.ui.new.note": {
+            "en": "Only this browser can control the class (it keeps the teacher key). "
+            "A class ends after two hours without activity.",
+            "zh": "只有这个浏览器能控制课堂（它保存教师密钥）。课堂闲置两小时后自动结束。",
+        },
+        "class.ui.join.title": {"en": "Join a class", "zh": "加入课堂"},
+        "class.ui.join.link": {"en": "Join a class as a student", "zh": "以学生身份加入课堂"},
+        "class.ui.join.code": {"en": "Class code", "zh": "课堂代码"},
+        "class.ui.join.go": {"en": "Join", "zh": "加入"},
+        "class.ui.join.teacher": {"en": "Teachers: open a class", "zh": "老师：开一个课堂"},
+        "class.ui.teacher.title": {"en": "Class", "zh": "课堂"},
+        "class.ui.student.title": {"en": "Class", "zh": "课堂"},
+        "class.ui.room": {"en": "Class room", "zh": "课堂"},
+        "class.ui.qr-alt": {
+            "en": "QR code of the link students open",
+            "zh": "学生打开的链接的二维码",
+        },
+        "class.ui.code": {"en": "Join code", "zh": "加入代码"},
+        "class.ui.copy": {"en": "Copy link", "zh": "复制链接"},
+        "class.ui.copied": {"en": "Copied", "zh": "已复制"},
+        "class.ui.students": {"en": "in class", "zh": "名学生在线"},
+        "class.ui.connecting": {"en": "Connecting…", "zh": "正在连接…"},
+        "class.ui.connected": {"en": "Connected", "zh": "已连接"},
+        "class.ui.reconnecting": {
+            "en": "Connection lost — reconnecting…",
+            "zh": "连接断开，正在重连…",
+        },
+        "class.ui.end": {"en": "End class", "zh": "结束课堂"},
+        "class.ui.end.confirm": {
+            "en": "End the class for everyone?",
+            "zh": "要为所有人结束这个课堂吗？",
+        },
+        "class.ui.ended": {"en": "The class has ended.", "zh": "课堂已结束。"},
+        "class.ui.no-token": {
+            "en": "This browser does not hold the teacher key of this class, so it cannot "
+            "control it. Open the class from the browser that created it.",
+            "zh": "这个浏览器没有本课堂的教师密钥，无法控制。请在开课堂的浏览器中打开。",
+        },
+        "class.ui.demo": {"en": "The demo", "zh": "演示"},
+        "class.ui.show": {"en": "Show the class", "zh": "给全班演示"},
+        "class.ui.pick": {
+            "en": "Pick a start square, then press “Show the class”.",
+            "zh": "选一个起点，然后点“给全班演示”。",
+        },
+        "class.ui.waiting": {
+            "en": "Waiting for the teacher to start the demo…",
+            "zh": "等待老师开始演示…",
+        },
+        "class.ui.views": {"en": "Views", "zh": "视图"},
+        "class.ui.tab.demo": {"en": "Demo", "zh": "演示"},
+        "class.ui.tab.puzzle": {"en": "Puzzle", "zh": "题目"},
+        "class.ui.catching-up": {"en": "Catching up with the class…", "zh": "正在追上全班进度…"},
+        "class.ui.follow.catching-up": {"en": "catching up…", "zh": "正在追赶…"},
+        "class.ui.follow.playing": {"en": "playing at {speed}/s", "zh": "以每秒 {speed} 步播放"},
+        "class.ui.follow.playing-max": {"en": "playing at full speed", "zh": "全速播放"},
+        "class.ui.follow.paused": {"en": "paused by the teacher", "zh": "老师已暂停"},
+        "class.ui.puzzle": {"en": "Class puzzle", "zh": "课堂题目"},
+        "class.ui.puzzle.help": {
+            "en": "Everyone tries it on their own phone; only wins the server saw are ranked.",
+            "zh": "每人在自己的手机上做；只有服务器确认的完成才会上榜。",
+        },
+        "class.ui.puzzle.from": {"en": "from", "zh": "起点"},
+        "class.ui.puzzle.give": {"en": "Hand out", "zh": "出题"},
+        "class.ui.puzzle.clear": {"en": "Take back", "zh": "收回"},
+        "class.ui.puzzle.bad-start": {
+            "en": "The start square must be on the board, e.g. b1.",
+            "zh": "起点必须在棋盘上，例如 b1。",
+        },
+        "class.ui.puzzle.open": {
+            "en": "{rows}×{cols} open tour from {square}",
+            "zh": "{rows}×{cols} 开放巡游，从 {square} 出发",
+        },
+        "class.ui.puzzle.closed": {
+            "en": "{rows}×{cols} closed tour from {square}",
+            "zh": "{rows}×{cols} 闭合巡游，从 {square} 出发",
+        },
+        "class.ui.puzzle.now": {"en": "Handed out: {puzzle}", "zh": "当前题目：{puzzle}"},
+        "class.ui.leaderboard": {"en": "Class leaderboard", "zh": "全班排行榜"},
+        "class.ui.lb.name": {"en": "Name", "zh": "名字"},
+        "class.ui.lb.time": {"en": "Time", "zh": "用时"},
+        "class.ui.lb.moves": {"en": "Moves", "zh": "步数"},
+        "class.ui.lb.hints": {"en": "Hints", "zh": "提示"},
+        "class.ui.lb.empty": {"en": "Nobody has solved it yet.", "zh": "还没有人解出。"},
+        "class.ui.lb.counts": {
+            "en": "{solved} solved · {trying} trying",
+            "zh": "{solved} 人解出 · {trying} 人在做",
+        },
+        "class.ui.name": {"en": "Your name", "zh": "你的名字"},
+        "class.ui.try": {"en": "Start", "zh": "开始"},
+        "class.ui.undo": {"en": "Undo", "zh": "撤销"},
+        "class.ui.restart": {"en": "Restart", "zh": "重来"},
+        "class.ui.solved": {
+            "en": "Solved in {time}! You are #{rank} in the class.",
+            "zh": "用时 {time} 完成！你在全班排第 {rank} 名。",
+        },
+    }
+)

@@ -1,0 +1,85 @@
+"""Class rooms in the database: everything every server process needs to know.
+
+Several server processes may serve one room (Socket.IO over a Redis message queue), and
+each student's connection lives in whichever process accepted it, so the room's truth is
+here, not in memory:
+
+* ``class_rooms``: one row per room: its join code, the SHA-256 of the teacher's secret
+  token (the token itself is never stored), the demo's settings and the teacher's
+  control state (event index, playing, speed, when it was set), the puzzle handed out,
+  and the last activity (rooms expire after ``CLASS_ROOM_TTL`` seconds without any);
+* ``class_presence``: one row per Socket.IO connection in a room, refreshed by the
+  client's heartbeat: the student count is the number of fresh student rows, so a
+  process that died takes its connections off the count after the presence timeout;
+* ``class_entries``: one row per student attempt at a puzzle, linked to the Play
+  page's game (``games``) the student plays; the class leaderboard is the solved ones.
+
+Times are epoch seconds (floats), as in ``games``.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..game.models import db
+
+
+class ClassRoom(db.Model):
+    __tablename__ = "class_rooms"
+
+    code: Mapped[str] = mapped_column(String(8), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64))  # sha256 hex of the teacher's token
+    created_at: Mapped[float] = mapped_column(Float)
+    last_active: Mapped[float] = mapped_column(Float, index=True)
+    # The demo: settings (JSON: rows, cols, start [r, c], algorithm, closed, pruning) and
+    # their generation, bumped at every change (a run belongs to one generation).
+    settings: Mapped[str] = mapped_column(Text)
+    gen: Mapped[int] = mapped_column(Integer, default=1)
+    # The teacher's control state: events shown, playing, events per second (None = as
+    # fast as possible), when it was set, and the furthest index the teacher has shown.
+    idx: Mapped[int] = mapped_column(Integer, default=0)
+    playing: Mapped[bool] = mapped_column(Boolean, default=False)
+    speed: Mapped[float | None] = mapped_column(Float, nullable=True)
+    state_at: Mapped[float] = mapped_column(Float)
+    frontier: Mapped[int] = mapped_column(Integer, default=0)
+    seq: Mapped[int] = mapped_column(Integer, default=0)  # bumped at every control change
+    # The class puzzle (JSON: rows, cols, closed, start [r, c]) or None; ``puzzle_seq``
+    # numbers the puzzles handed out in this room.
+    puzzle: Mapped[str | None] = mapped_column(Text, nullable=True)
+    puzzle_seq: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class ClassPresence(db.Model):
+    __tablename__ = "class_presence"
+
+    sid: Mapped[str] = mapped_column(String(64), primary_key=True)
+    code: Mapped[str] = mapped_column(
+        ForeignKey("class_rooms.code", ondelete="CASCADE"), index=True
+    )
+    role: Mapped[str] = mapped_column(String(8))  # "teacher" | "student"
+    last_seen: Mapped[float] = mapped_column(Float)
+
+
+class ClassEntry(db.Model):
+    __tablename__ = "class_entries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(
+        ForeignKey("class_rooms.code", ondelete="CASCADE"), index=True
+    )
+    puzzle_seq: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[str] = mapped_column(String(32), unique=True)  # a games.id
+    name: Mapped[str] = mapped_column(String(24))  # plain text; rendered as text
+    started_at: Mapped[float] = mapped_column(Float)  # when the puzzle's game was handed out
+    solved_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    moves: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    hints: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    undos: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+def init_tables(app) -> None:
+    """Create the class tables that are missing (the games tables exist already)."""
+    with app.app_context():
+        db.create_all()

@@ -1,0 +1,507 @@
+"""Class rooms: opening, joining, the teacher's control state, presence, the class puzzle.
+
+No Flask web code here: the Socket.IO handlers (server/web/class_socket.py) and the pages
+(server/web/class_pages.py) call these functions inside an app context; every refusal is
+a :class:`ClassError` with a protocol error code.  All state lives in the database
+(server/classroom/models.py), so any server process can serve any member of a room.
+
+The demo is synchronised by *index*: the teacher's browser runs the search and is the
+clock; it reports how many events it has shown (``index``), whether it plays and at what
+speed.  The search is deterministic, so each student's own run of the same settings has
+the same event at every index, and a student just seeks to the teacher's index.  A late
+joiner gets the index extrapolated to now (:func:`public_state`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import math
+import secrets
+import time
+from dataclasses import dataclass
+
+from sqlalchemy import delete, func, select, update
+
+from ..game import rules
+from ..game import service as games
+from ..game.models import db
+from ..game.rules import RuleError
+from ..stream.spec import ALGORITHMS, parse_start
+from .models import ClassEntry, ClassPresence, ClassRoom
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0, 1: read aloud, typed on phones
+CODE_LENGTH = 6
+CODE_ATTEMPTS = 20
+TOKEN_BYTES = 24
+DEFAULT_TTL = 2 * 3600.0  # a room expires after this long without activity
+PRESENCE_TIMEOUT = 60.0  # a connection without a heartbeat for this long is not counted
+HEARTBEAT_SECONDS = 20.0  # what the clients are told to use
+MAX_SPEED = 10_000.0  # events per second; None means "as fast as the browser can draw"
+MAX_INDEX = 50_000_000  # the stream's node budget bounds the events of a run
+NODE_BUDGET = 5_000_000  # every class run (teacher and students alike) searches with these
+TIME_LIMIT = 600.0
+MAX_ENTRIES = 500  # attempts per puzzle per room
+LEADERBOARD_SIZE = 50
+DEFAULT_SETTINGS = {
+    "rows": 5,
+    "cols": 5,
+    "start": [4, 0],
+    "algorithm": "warnsdorff",
+    "closed": False,
+    "pruning": False,
+}
+
+
+class ClassError(Exception):
+    """A refused class message: ``code`` for the client, ``key`` + ``params`` for the words."""
+
+    def __init__(self, code: str, key: str | None = None, **params) -> None:
+        super().__init__(code)
+        self.code = code
+        self.key = key or f"class.error.{code}"
+        self.params = params
+
+
+def now() -> float:
+    return time.time()
+
+
+# -- codes and tokens --------------------------------------------------------------------
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(value) -> str:
+    """A typed code as stored: upper case, spaces and dashes dropped; ClassError if malformed."""
+    if not isinstance(value, str) or len(value) > 32:
+        raise ClassError("unknown-room")
+    code = value.upper().replace(" ", "").replace("-", "")
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        raise ClassError("unknown-room")
+    return code
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def token_matches(room: ClassRoom, token) -> bool:
+    """Constant-time comparison of the presented token's hash with the stored one."""
+    if not isinstance(token, str) or not 1 <= len(token) <= 128:
+        return False
+    return hmac.compare_digest(hash_token(token), room.token_hash)
+
+
+# -- rooms ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Opened:
+    code: str
+    token: str  # shown to the teacher once; only its hash is stored
+
+
+def open_room(at: float | None = None, ttl: float = DEFAULT_TTL) -> Opened:
+    """A new room with default settings; expired rooms are swept first."""
+    at = now() if at is None else at
+    sweep(at, ttl)
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    for _attempt in range(CODE_ATTEMPTS):
+        code = new_code()
+        if db.session.get(ClassRoom, code) is None:
+            break
+    else:  # pragma: no cover - 31^6 codes
+        raise ClassError("busy")
+    room = ClassRoom(
+        code=code,
+        token_hash=hash_token(token),
+        created_at=at,
+        last_active=at,
+        settings=json.dumps(DEFAULT_SETTINGS),
+        gen=1,
+        idx=0,
+        playing=False,
+        speed=10.0,
+        state_at=at,
+        frontier=0,
+        seq=0,
+        puzzle=None,
+        puzzle_seq=0,
+    )
+    db.session.add(room)
+    db.session.commit()
+    return Opened(code, token)
+
+
+def find_room(code, at: float | None = None, ttl: float = DEFAULT_TTL) -> ClassRoom:
+    """The live room with this code; ``unknown-room`` when there is none or it expired."""
+    code = normalize_code(code)
+    room = db.session.get(ClassRoom, code)
+    at = now() if at is None else at
+    if room is None:
+        raise ClassError("unknown-room")
+    if room.last_active < at - ttl:
+        _delete_rooms([code])
+        raise ClassError("expired")
+    return room
+
+
+def touch(room: ClassRoom, at: float) -> None:
+    room.last_active = max(room.last_active, at)
+
+
+def sweep(at: float, ttl: float = DEFAULT_TTL) -> int:
+    """Delete every room idle for longer than ``ttl`` (with its presence and entries)."""
+    codes = list(db.session.scalars(select(ClassRoom.code).where(ClassRoom.last_active < at - ttl)))
+    if codes:
+        _delete_rooms(codes)
+    return len(codes)
+
+
+def _delete_rooms(codes: list[str]) -> None:
+    db.session.execute(delete(ClassPresence).where(ClassPresence.code.in_(codes)))
+    db.session.execute(delete(ClassEntry).where(ClassEntry.code.in_(codes)))
+    db.session.execute(delete(ClassRoom).where(ClassRoom.code.in_(codes)))
+    db.session.commit()
+
+
+def close_room(room: ClassRoom) -> None:
+    _delete_rooms([room.code])
+
+
+# -- the demo ------------------------------------------------------------------------------
+def check_settings(payload) -> dict:
+    """Validate the teacher's demo settings (the watch protocol's rules); a clean copy."""
+    if not isinstance(payload, dict):
+        raise ClassError("bad-request", "class.error.bad-request.settings")
+    algorithm = payload.get("algorithm")
+    if algorithm not in ALGORITHMS:
+        raise ClassError("bad-request", "class.error.bad-request.settings")
+    start_payload = {
+        "run": "settings",
+        "rows": payload.get("rows"),
+        "cols": payload.get("cols"),
+        "start": payload.get("start"),
+        "algorithm": algorithm,
+        "closed": payload.get("closed"),
+        "pruning": payload.get("pruning"),
+        "window": 1,
+        "node_budget": NODE_BUDGET,
+        "time_limit": TIME_LIMIT,
+    }
+    spec = parse_start(start_payload)  # ProtocolError: the caller words it like /watch does
+    return {
+        "rows": spec.rows,
+        "cols": spec.cols,
+        "start": list(divmod(spec.start, spec.cols)),
+        "algorithm": spec.algorithm,
+        "closed": spec.closed,
+        "pruning": spec.pruning,
+    }
+
+
+def run_payload(room: ClassRoom, run: str, window: int) -> dict:
+    """The /watch ``start`` payload of the room's current demo (every class run uses it)."""
+    settings = json.loads(room.settings)
+    return {
+        "run": run,
+        **settings,
+        "window": window,
+        "node_budget": NODE_BUDGET,
+        "time_limit": TIME_LIMIT,
+    }
+
+
+def set_settings(room: ClassRoom, payload, at: float) -> dict:
+    """New demo settings: a new generation, back to index 0, paused."""
+    settings = check_settings(payload)  # ProtocolError: worded as on /watch
+    room.settings = json.dumps(settings)
+    room.gen += 1
+    room.idx = 0
+    room.frontier = 0
+    room.playing = False
+    room.state_at = at
+    room.seq += 1
+    touch(room, at)
+    db.session.commit()
+    return public_state(room, at)
+
+
+def _index(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_INDEX:
+        raise ClassError("bad-request", "class.error.bad-request.field", field=name)
+    return value
+
+
+def parse_speed(value) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ClassError("bad-request", "class.error.bad-request.field", field="speed")
+    if not 0 < value <= MAX_SPEED:
+        raise ClassError("bad-request", "class.error.bad-request.field", field="speed")
+    return float(value)
+
+
+def set_control(room: ClassRoom, payload, at: float, *, shown_limit: int | None = None) -> dict:
+    """The teacher's clock: ``{gen, index, playing, speed}`` (``frontier`` optional).
+
+    ``shown_limit`` caps the index and frontier at the events the server actually sent to
+    the teacher's run, so a forged index cannot send students' runs beyond it.
+    """
+    if not isinstance(payload, dict):
+        raise ClassError("bad-request", "class.error.bad-request.payload")
+    gen = payload.get("gen")
+    if isinstance(gen, bool) or not isinstance(gen, int):
+        raise ClassError("bad-request", "class.error.bad-request.field", field="gen")
+    if gen != room.gen:
+        raise ClassError("stale", gen=room.gen)
+    index = _index(payload.get("index"), "index")
+    frontier = _index(payload.get("frontier", index), "frontier")
+    playing = payload.get("playing")
+    if not isinstance(playing, bool):
+        raise ClassError("bad-request", "class.error.bad-request.field", field="playing")
+    speed = parse_speed(payload.get("speed"))
+    if shown_limit is not None:
+        index = min(index, shown_limit)
+        frontier = min(frontier, shown_limit)
+    room.idx = index
+    room.frontier = max(room.frontier, frontier, index)
+    room.playing = playing
+    room.speed = speed
+    room.state_at = at
+    room.seq += 1
+    touch(room, at)
+    db.session.commit()
+    return public_state(room, at)
+
+
+def public_state(room: ClassRoom, at: float) -> dict:
+    """What a student needs to follow: settings, generation and the index *now*.
+
+    While the teacher plays at a finite speed the index is extrapolated from the last
+    control message, so a late joiner lands where the class is, not where it was.
+    """
+    index = room.idx
+    if room.playing and room.speed is not None:
+        index += int(room.speed * max(0.0, at - room.state_at))
+    return {
+        "gen": room.gen,
+        "settings": json.loads(room.settings),
+        "index": index,
+        "playing": room.playing,
+        "speed": room.speed,
+        "frontier": max(room.frontier, index),
+        "seq": room.seq,
+    }
+
+
+def credit_ceiling(room: ClassRoom, at: float, slack: int) -> int:
+    """How many events of the current demo a student's run may be granted in total."""
+    state = public_state(room, at)
+    return state["frontier"] + slack
+
+
+# -- presence ------------------------------------------------------------------------------
+def enter(code: str, sid: str, role: str, at: float) -> None:
+    row = db.session.get(ClassPresence, sid)
+    if row is None:
+        db.session.add(ClassPresence(sid=sid, code=code, role=role, last_seen=at))
+    else:
+        row.code, row.role, row.last_seen = code, role, at
+    db.session.commit()
+
+
+def heartbeat(sid: str, at: float) -> bool:
+    """Refresh the connection's presence; False when it has none (e.g. swept)."""
+    result = db.session.execute(
+        update(ClassPresence).where(ClassPresence.sid == sid).values(last_seen=at)
+    )
+    db.session.commit()
+    return bool(result.rowcount)
+
+
+def leave(sid: str) -> str | None:
+    """Forget the connection; the room code it was in, if any."""
+    row = db.session.get(ClassPresence, sid)
+    if row is None:
+        return None
+    code = row.code
+    db.session.delete(row)
+    db.session.commit()
+    return code
+
+
+def student_count(code: str, at: float, timeout: float = PRESENCE_TIMEOUT) -> int:
+    query = select(func.count(ClassPresence.sid)).where(
+        ClassPresence.code == code,
+        ClassPresence.role == "student",
+        ClassPresence.last_seen >= at - timeout,
+    )
+    return db.session.scalar(query) or 0
+
+
+def forget_stale(at: float, timeout: float = PRESENCE_TIMEOUT) -> None:
+    """Drop presence rows no heartbeat refreshed for a long while (dead processes)."""
+    db.session.execute(delete(ClassPresence).where(ClassPresence.last_seen < at - 10 * timeout))
+    db.session.commit()
+
+
+# -- the class puzzle ----------------------------------------------------------------------
+def check_puzzle(payload) -> dict:
+    """``{rows, cols, closed, start: [r, c]}`` within the Play page's rules."""
+    if not isinstance(payload, dict):
+        raise ClassError("bad-request", "class.error.bad-request.payload")
+    values = {}
+    for name in ("rows", "cols"):
+        value = payload.get(name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ClassError("bad-request", "class.error.bad-request.field", field=name)
+        values[name] = value
+    rows, cols = values["rows"], values["cols"]
+    if not (rules.MIN_SIDE <= rows <= rules.MAX_SIDE and rules.MIN_SIDE <= cols <= rules.MAX_SIDE):
+        raise ClassError(
+            "bad-puzzle", "class.error.bad-puzzle.size", min=rules.MIN_SIDE, max=rules.MAX_SIDE
+        )
+    closed = payload.get("closed")
+    if not isinstance(closed, bool):
+        raise ClassError("bad-request", "class.error.bad-request.field", field="closed")
+    start = payload.get("start")
+    if (
+        not isinstance(start, list)
+        or len(start) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in start)
+        or not (0 <= start[0] < rows and 0 <= start[1] < cols)
+    ):
+        raise ClassError("bad-request", "class.error.bad-request.field", field="start")
+    return {"rows": rows, "cols": cols, "closed": closed, "start": list(start)}
+
+
+def set_puzzle(room: ClassRoom, payload, at: float) -> dict | None:
+    """Hand the class a puzzle (or take it back with ``None``); the public puzzle."""
+    if payload is None:
+        room.puzzle = None
+    else:
+        puzzle = check_puzzle(payload)
+        room.puzzle_seq += 1
+        room.puzzle = json.dumps({**puzzle, "seq": room.puzzle_seq})
+    touch(room, at)
+    db.session.commit()
+    return puzzle_of(room)
+
+
+def puzzle_of(room: ClassRoom) -> dict | None:
+    return json.loads(room.puzzle) if room.puzzle else None
+
+
+def start_puzzle_game(room: ClassRoom, name, at: float) -> dict:
+    """A Play-page game for the room's puzzle with the knight already on its start square.
+
+    The student then plays it through the ordinary game API; the start cannot be changed
+    there (undo never takes back the placement, restart keeps it), so a win of this game
+    is a solution of the puzzle.
+    """
+    puzzle = puzzle_of(room)
+    if puzzle is None:
+        raise ClassError("no-puzzle")
+    try:
+        name = games.clean_name(name if isinstance(name, str) else "")
+    except RuleError:
+        raise ClassError("bad-name", max=games.NAME_MAX) from None
+    entries = db.session.scalar(
+        select(func.count(ClassEntry.id)).where(
+            ClassEntry.code == room.code, ClassEntry.puzzle_seq == puzzle["seq"]
+        )
+    )
+    if entries >= MAX_ENTRIES:
+        raise ClassError("full")
+    created = games.create_game(puzzle["rows"], puzzle["cols"], puzzle["closed"])
+    row, col = puzzle["start"]
+    games.change(created.id, lambda state: rules.move(state, row, col, at))
+    db.session.add(
+        ClassEntry(
+            code=room.code,
+            puzzle_seq=puzzle["seq"],
+            game_id=created.id,
+            name=name,
+            started_at=at,
+        )
+    )
+    touch(room, at)
+    db.session.commit()
+    return {"game": created.id, "puzzle": puzzle, "name": name}
+
+
+def record_solution(room: ClassRoom, game_id, at: float) -> dict:
+    """A student says they solved it: the server checks the stored game, then ranks it."""
+    if not isinstance(game_id, str) or len(game_id) > 64:
+        raise ClassError("bad-request", "class.error.bad-request.field", field="game")
+    entry = db.session.scalar(
+        select(ClassEntry).where(ClassEntry.code == room.code, ClassEntry.game_id == game_id)
+    )
+    puzzle = puzzle_of(room)
+    if entry is None or puzzle is None or entry.puzzle_seq != puzzle["seq"]:
+        raise ClassError("unknown-entry")
+    if entry.solved_at is not None:
+        return _entry_json(entry)
+    try:
+        state = games.load(game_id).state
+    except RuleError:
+        raise ClassError("unknown-entry") from None
+    row, col = puzzle["start"]
+    if (
+        not state.won
+        or (state.rows, state.cols, state.closed)
+        != (puzzle["rows"], puzzle["cols"], puzzle["closed"])
+        or state.path[0] != row * puzzle["cols"] + col
+    ):
+        raise ClassError("not-solved")
+    finished = state.finished_at if state.finished_at is not None else at
+    entry.solved_at = finished
+    entry.seconds = round(max(0.0, finished - entry.started_at), 1)
+    entry.moves, entry.hints, entry.undos = state.moves, state.hints, state.undos
+    touch(room, at)
+    db.session.commit()
+    return _entry_json(entry)
+
+
+def _entry_json(entry: ClassEntry) -> dict:
+    return {
+        "name": entry.name,
+        "seconds": entry.seconds,
+        "moves": entry.moves,
+        "hints": entry.hints,
+        "undos": entry.undos,
+    }
+
+
+def leaderboard(room: ClassRoom) -> dict:
+    """The current puzzle's solvers, fastest first (hints shown, ties: fewer hints).
+
+    A name that solved it several times (a student who reloaded) is listed once, with
+    its best time.  ``trying`` counts the attempts handed out.
+    """
+    puzzle = puzzle_of(room)
+    if puzzle is None:
+        return {"puzzle": None, "entries": [], "trying": 0, "solved": 0}
+    seq = puzzle["seq"]
+    base = (ClassEntry.code == room.code, ClassEntry.puzzle_seq == seq)
+    trying = db.session.scalar(select(func.count(ClassEntry.id)).where(*base)) or 0
+    solved = db.session.scalars(
+        select(ClassEntry)
+        .where(*base, ClassEntry.solved_at.is_not(None))
+        .order_by(ClassEntry.seconds, ClassEntry.hints, ClassEntry.id)
+    )
+    entries, seen = [], set()
+    for entry in solved:
+        key = entry.name.casefold()
+        if key in seen:
+            continue
+        seen.add(key)
+        entries.append({"rank": len(entries) + 1, **_entry_json(entry)})
+    return {
+        "puzzle": puzzle,
+        "entries": entries[:LEADERBOARD_SIZE],
+        "trying": trying,
+        "solved": len(entries),
+    }

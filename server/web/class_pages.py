@@ -1,0 +1,124 @@
+"""Class room pages: open a room, the teacher's page, the students' page, the join QR code.
+
+* ``GET /class`` — enter a join code; ``GET /class/new`` — the "open a class" page;
+* ``POST /class/new`` — opens a room (rate-limited per client address) and redirects to
+  the teacher's page with the secret token in the URL *fragment* (never sent to a
+  server, never in a log or a Referer); the page keeps it in the browser and drops it
+  from the address bar;
+* ``GET /class/<code>/teach`` — the teacher's page (it needs the token to control);
+* ``GET /class/<code>`` — the students' page (phone first);
+* ``GET /class/<code>/qr.svg`` — a QR code of the students' link (segno, SVG).
+
+Everything live happens over Socket.IO (/class, server/web/class_socket.py).
+"""
+
+from __future__ import annotations
+
+import io
+from urllib.parse import urlsplit
+
+import segno
+from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
+
+from ..classroom import service
+from ..classroom.service import ClassError
+from ..i18n import request_lang, text
+from .ratelimit import RateLimited, limit
+
+bp = Blueprint("classroom", __name__, url_prefix="/class")
+
+RATE_LIMIT = "RATE_LIMIT_CLASS_ROOMS"
+DEFAULT_RATE = "10/hour"  # rooms opened per client address
+
+
+def register(app: Flask) -> None:
+    app.config.setdefault(RATE_LIMIT, DEFAULT_RATE)
+    app.register_blueprint(bp)
+
+
+def _ttl() -> float:
+    return float(current_app.config.get("CLASS_ROOM_TTL", service.DEFAULT_TTL))
+
+
+def _join_url(code: str) -> str:
+    return url_for("classroom.student", code=code, _external=True)
+
+
+def _live_room(code: str):
+    try:
+        return service.find_room(code, ttl=_ttl())
+    except ClassError:
+        return None
+
+
+@bp.get("")
+def join():
+    code = request.args.get("code")
+    if code:
+        try:
+            return redirect(url_for("classroom.student", code=service.normalize_code(code)), 303)
+        except ClassError:
+            return render_template("class_join.html", error=True, code=code[:32]), 404
+    return render_template("class_join.html", error=False, code="")
+
+
+@bp.get("/new")
+def new():
+    return render_template("class_new.html", error=None)
+
+
+@bp.post("/new")
+def open_room():
+    origin = request.headers.get("Origin")
+    if origin and origin != "null" and urlsplit(origin).netloc != request.host:
+        abort(403)
+    try:
+        limit(RATE_LIMIT)
+    except RateLimited as err:
+        message = text("class.error.rate-limited", request_lang(), {"seconds": err.retry_after})
+        response = current_app.make_response(
+            (render_template("class_new.html", error=message), 429)
+        )
+        response.headers["Retry-After"] = str(err.retry_after)
+        return response
+    opened = service.open_room(ttl=_ttl())
+    target = url_for("classroom.teacher", code=opened.code) + f"#token={opened.token}"
+    response = redirect(target, 303)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/<code>/teach")
+def teacher(code: str):
+    room = _live_room(code)
+    if room is None:
+        return render_template("class_join.html", error=True, code=code[:32]), 404
+    if room.code != code:
+        return redirect(url_for("classroom.teacher", code=room.code))
+    return render_template(
+        "class_teacher.html", code=room.code, join_url=_join_url(room.code), ttl=_ttl()
+    )
+
+
+@bp.get("/<code>")
+def student(code: str):
+    room = _live_room(code)
+    if room is None:
+        return render_template("class_join.html", error=True, code=code[:32]), 404
+    if room.code != code:
+        return redirect(url_for("classroom.student", code=room.code))
+    return render_template("class_student.html", code=room.code)
+
+
+@bp.get("/<code>/qr.svg")
+def qr(code: str):
+    room = _live_room(code)
+    if room is None:
+        abort(404)
+    out = io.BytesIO()
+    segno.make(_join_url(room.code), error="m", micro=False).save(
+        out, kind="svg", scale=8, border=2, xmldecl=False, title=room.code, dark="#111"
+    )
+    response = current_app.response_class(out.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    return response

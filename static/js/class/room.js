@@ -1,0 +1,135 @@
+// The /class namespace (docs/protocol.md, "Class rooms"): joining a room, heartbeats, the
+// room's broadcasts, and the demo's runs (the watch protocol's start/credit/stop, always
+// of the room's current settings) on the same socket.
+//
+// The demo is kept in sync by event index: the teacher's page is the clock and reports
+// {gen, index, playing, speed}; every page runs the same deterministic search and shows
+// the event at that index. `targetIndex` extrapolates a playing state to now.
+
+import { MAX_WINDOW, WatchConnection } from "../watch/connection.js";
+
+export { MAX_WINDOW };
+
+export class ClassRoom {
+  /**
+   * code: the room's join code; token: the teacher's secret (null for a student).
+   * handlers: {joined(ack), state(s), presence(p), puzzle(p), leaderboard(b), ended(e),
+   *            error(err), status("connected" | "reconnecting" | "disconnected")}
+   */
+  constructor({ code, token = null, handlers = {} }) {
+    this.code = code;
+    this.token = token;
+    this.handlers = handlers;
+    this.joined = null; // the last join acknowledgement
+    this.heartbeatTimer = 0;
+    this.connection = new WatchConnection({ url: "/class" });
+    const socket = this.connection.socket;
+    for (const name of ["state", "presence", "puzzle", "leaderboard", "ended"]) {
+      socket.on(name, (msg) => this.handlers[name]?.(msg));
+    }
+    this.connection.onError = (err) => this.handlers.error?.(err);
+    this.connection.onStatus = (status) => {
+      if (status === "connected") this._join();
+      else this.joined = null;
+      this.handlers.status?.(status);
+    };
+    if (socket.connected) this._join();
+  }
+
+  get socket() {
+    return this.connection.socket;
+  }
+
+  /** Emit `event` and resolve with the server's acknowledgement ({ok: false, error} too). */
+  async call(event, payload = {}) {
+    await this.connection.ready();
+    try {
+      return await this.socket.timeout(10_000).emitWithAck(event, payload);
+    } catch (err) {
+      return { ok: false, error: { code: "timeout", message: String(err?.message || err) } };
+    }
+  }
+
+  async _join() {
+    const payload = { code: this.code };
+    if (this.token) payload.token = this.token;
+    const ack = await this.call("join", payload);
+    if (!ack?.ok) {
+      this.handlers.joinFailed?.(ack?.error || { code: "error" });
+      return;
+    }
+    this.joined = ack;
+    clearInterval(this.heartbeatTimer);
+    const every = Math.max(2, Number(ack.heartbeat) || 20) * 1000;
+    this.heartbeatTimer = setInterval(() => this.heartbeat(), every);
+    this.handlers.joined?.(ack);
+  }
+
+  async heartbeat() {
+    const ack = await this.call("heartbeat");
+    if (ack?.ok) this.handlers.heartbeat?.(ack);
+    else if (ack?.error && ack.error.code !== "timeout") this.handlers.joinFailed?.(ack.error);
+  }
+
+  close() {
+    clearInterval(this.heartbeatTimer);
+    this.connection.close();
+  }
+}
+
+/** The index a state points at `now` (ms, performance clock), given when it arrived. */
+export function targetIndex(state, receivedAt, now) {
+  if (!state) return 0;
+  if (state.playing && state.speed) {
+    return state.index + Math.floor((state.speed * Math.max(0, now - receivedAt)) / 1000);
+  }
+  return state.index;
+}
+
+/** The room's settings ({rows, cols, start: [r, c], ...}) as a watch lane wants them. */
+export function laneSettings(settings) {
+  return {
+    rows: settings.rows,
+    cols: settings.cols,
+    start: settings.start[0] * settings.cols + settings.start[1],
+    algorithm: settings.algorithm,
+    closed: settings.closed,
+    pruning: settings.pruning,
+    race: false,
+  };
+}
+
+/** "b1" -> [row, col] on a board with `rows` rows (a1 bottom-left); null if malformed. */
+export function parseSquare(name, rows, cols) {
+  const match = /^\s*([a-z])\s*(\d{1,2})\s*$/i.exec(name || "");
+  if (!match) return null;
+  const col = match[1].toLowerCase().charCodeAt(0) - 97;
+  const row = rows - Number(match[2]);
+  if (col < 0 || col >= cols || row < 0 || row >= rows) return null;
+  return [row, col];
+}
+
+/** [row, col] -> "b1". */
+export function squareName(row, col, rows) {
+  return `${String.fromCharCode(97 + col)}${rows - row}`;
+}
+
+/**
+ * Advance or rewind `player` towards `target` within `budgetMs`; returns true if it moved.
+ * Big jumps (a late joiner, a seek) consume events without drawing them: the caller
+ * draws once afterwards.
+ */
+export function seekPlayer(player, target, { budgetMs = 12, allowBack = true } = {}) {
+  const until = performance.now() + budgetMs;
+  let moved = false;
+  while (player.pos < target) {
+    const n = player.advance(Math.min(target - player.pos, 20_000));
+    if (n === 0) break;
+    moved = true;
+    if (performance.now() > until) break;
+  }
+  if (allowBack && player.pos > target) {
+    moved = player.back(player.pos - target) > 0 || moved;
+  }
+  return moved;
+}

@@ -1,0 +1,218 @@
+"""server.classroom.service: codes, tokens, expiry, the control state, presence, puzzles."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from server.classroom import service
+from server.classroom.models import ClassEntry, ClassPresence, ClassRoom
+from server.classroom.service import ClassError
+from server.engine.board import Board
+from server.engine.search import solve
+from server.game import rules
+from server.game import service as games
+from server.game.models import db
+from server.stream.spec import ProtocolError
+
+T0 = 1_800_000_000.0
+
+
+@pytest.fixture
+def ctx(app):
+    with app.app_context():
+        yield
+
+
+def test_codes_are_short_unambiguous_and_typed_loosely():
+    codes = {service.new_code() for _ in range(200)}
+    assert len(codes) > 190
+    for code in codes:
+        assert len(code) == 6 and not set(code) & set("IL01O")
+    assert service.normalize_code(" ab-c 234 ") == "ABC234"
+    for bad in ("ABC23", "ABC2345", "ABCDE1", "ABCDEO", None, 123, "x" * 40):
+        with pytest.raises(ClassError) as err:
+            service.normalize_code(bad)
+        assert err.value.code == "unknown-room"
+
+
+def test_only_the_tokens_hash_is_stored_and_it_is_checked(ctx):
+    opened = service.open_room(T0)
+    room = db.session.get(ClassRoom, opened.code)
+    assert opened.token not in room.token_hash and len(room.token_hash) == 64
+    assert service.token_matches(room, opened.token)
+    for wrong in ("", "x", opened.token[:-1], None, 5, "a" * 500):
+        assert not service.token_matches(room, wrong)
+
+
+def test_rooms_expire_after_inactivity_and_are_swept(ctx):
+    old = service.open_room(T0, ttl=100)
+    fresh = service.open_room(T0 + 50, ttl=100)
+    assert service.find_room(old.code.lower(), T0 + 99, ttl=100).code == old.code
+    with pytest.raises(ClassError) as err:
+        service.find_room(old.code, T0 + 101, ttl=100)
+    assert err.value.code == "expired"
+    assert db.session.get(ClassRoom, old.code) is None  # deleted on the way
+    service.enter(fresh.code, "sid-1", "student", T0 + 60)
+    assert service.sweep(T0 + 200, ttl=100) == 1
+    assert db.session.get(ClassRoom, fresh.code) is None
+    assert db.session.get(ClassPresence, "sid-1") is None
+    with pytest.raises(ClassError) as err:
+        service.find_room(fresh.code, T0 + 200, ttl=100)
+    assert err.value.code == "unknown-room"
+
+
+def test_activity_keeps_a_room_alive(ctx):
+    opened = service.open_room(T0, ttl=100)
+    room = service.find_room(opened.code, T0 + 90, ttl=100)
+    service.set_control(room, {"gen": 1, "index": 0, "playing": False, "speed": 5}, T0 + 90)
+    assert service.find_room(opened.code, T0 + 180, ttl=100)
+
+
+def test_settings_start_a_new_generation(ctx):
+    room = service.find_room(service.open_room(T0).code, T0)
+    settings = {
+        "rows": 6,
+        "cols": 6,
+        "start": [0, 1],
+        "algorithm": "seed",
+        "closed": True,
+        "pruning": True,
+        "junk": 1,
+    }
+    state = service.set_settings(room, settings, T0 + 1)
+    assert state["gen"] == 2 and state["index"] == 0 and state["playing"] is False
+    assert state["settings"] == {k: v for k, v in settings.items() if k != "junk"}
+    payload = service.run_payload(room, "r1", 500)
+    assert payload["node_budget"] == service.NODE_BUDGET and payload["start"] == [0, 1]
+    with pytest.raises(ProtocolError):
+        service.set_settings(room, {**settings, "cols": 2}, T0)
+    with pytest.raises(ProtocolError):
+        service.set_settings(room, {**settings, "closed": "yes"}, T0)
+    with pytest.raises(ClassError):
+        service.set_settings(room, [], T0)
+
+
+def test_the_control_state_and_its_extrapolation(ctx):
+    room = service.find_room(service.open_room(T0).code, T0)
+    control = {"gen": 1, "index": 100, "playing": True, "speed": 50}
+    state = service.set_control(room, control, T0)
+    assert state["index"] == 100 and state["frontier"] == 100
+    assert service.public_state(room, T0 + 2)["index"] == 200  # 2 s at 50/s
+    service.set_control(room, {**control, "speed": None}, T0)
+    assert service.public_state(room, T0 + 2)["index"] == 100  # full speed: no guessing
+    service.set_control(room, {**control, "playing": False, "index": 40}, T0)
+    state = service.public_state(room, T0 + 9)
+    assert (state["index"], state["frontier"]) == (40, 100)  # stepping back keeps the frontier
+    capped = service.set_control(room, {**control, "index": 10**6}, T0, shown_limit=300)
+    assert capped["index"] == 300
+    with pytest.raises(ClassError) as err:
+        service.set_control(room, {**control, "gen": 7}, T0)
+    assert err.value.code == "stale"
+    for bad in (
+        {"index": -1},
+        {"index": True},
+        {"speed": 0},
+        {"speed": 1e9},
+        {"speed": "fast"},
+        {"playing": 1},
+        {"gen": None},
+    ):
+        with pytest.raises(ClassError) as err:
+            service.set_control(room, {**control, **bad}, T0)
+        assert err.value.code == "bad-request"
+
+
+def test_students_are_counted_by_fresh_heartbeats(ctx):
+    code = service.open_room(T0).code
+    service.enter(code, "t", "teacher", T0)
+    service.enter(code, "a", "student", T0)
+    service.enter(code, "b", "student", T0)
+    assert service.student_count(code, T0 + 1) == 2
+    assert service.heartbeat("a", T0 + 50)
+    assert service.student_count(code, T0 + 70) == 1  # b went quiet (a dead process)
+    assert service.leave("a") == code and service.leave("a") is None
+    assert service.student_count(code, T0 + 70) == 0
+    assert not service.heartbeat("nobody", T0)
+
+
+def play_through(game_id: str, tour: list[int], cols: int) -> None:
+    for sq in tour[1:]:
+        games.change(game_id, lambda s, sq=sq: rules.move(s, *divmod(sq, cols), T0 + 30))
+
+
+def test_the_class_puzzle_and_its_leaderboard(ctx):
+    room = service.find_room(service.open_room(T0).code, T0)
+    with pytest.raises(ClassError) as err:
+        service.start_puzzle_game(room, "Ann", T0)
+    assert err.value.code == "no-puzzle"
+    puzzle = service.set_puzzle(room, {"rows": 5, "cols": 5, "closed": False, "start": [4, 0]}, T0)
+    assert puzzle == {"rows": 5, "cols": 5, "closed": False, "start": [4, 0], "seq": 1}
+    ann = service.start_puzzle_game(room, " Ann ", T0 + 1)
+    bob = service.start_puzzle_game(room, "Bob", T0 + 2)
+    assert ann["name"] == "Ann"
+    state = games.load(ann["game"]).state
+    assert state.path == [20] and (state.rows, state.cols, state.closed) == (5, 5, False)
+    with pytest.raises(ClassError) as err:
+        service.record_solution(room, ann["game"], T0 + 3)
+    assert err.value.code == "not-solved"
+
+    tour = solve(Board(5, 5), 20).tour
+    play_through(ann["game"], tour, 5)
+    entry = service.record_solution(room, ann["game"], T0 + 31)
+    assert entry["seconds"] == 29.0 and entry["moves"] == 24
+    assert service.record_solution(room, ann["game"], T0 + 99) == entry  # once
+    board = service.leaderboard(room)
+    assert (board["solved"], board["trying"]) == (1, 2)
+    assert board["entries"] == [{"rank": 1, **entry}]
+
+    # a game of the right board but not handed out in this room does not count
+    stray = games.create_game(5, 5, False).id
+    with pytest.raises(ClassError) as err:
+        service.record_solution(room, stray, T0)
+    assert err.value.code == "unknown-entry"
+    # neither does an attempt at an earlier puzzle
+    service.set_puzzle(room, {"rows": 5, "cols": 5, "closed": False, "start": [4, 0]}, T0 + 40)
+    play_through(bob["game"], tour, 5)
+    with pytest.raises(ClassError) as err:
+        service.record_solution(room, bob["game"], T0 + 41)
+    assert err.value.code == "unknown-entry"
+    assert service.leaderboard(room)["entries"] == []
+
+
+def test_puzzle_input_is_checked(ctx):
+    room = service.find_room(service.open_room(T0).code, T0)
+    good = {"rows": 6, "cols": 6, "closed": True, "start": [0, 1]}
+    for bad in (
+        {"rows": 2},
+        {"cols": 21},
+        {"rows": True},
+        {"closed": 1},
+        {"start": [6, 0]},
+        {"start": [0]},
+        {"start": "b1"},
+        {"start": [0, True]},
+    ):
+        with pytest.raises(ClassError):
+            service.set_puzzle(room, {**good, **bad}, T0)
+    assert service.set_puzzle(room, good, T0)["seq"] == 1
+    for name in ("", "   ", "x" * 25, "a\x00b", None, 5):
+        with pytest.raises(ClassError) as err:
+            service.start_puzzle_game(room, name, T0)
+        assert err.value.code == "bad-name"
+    assert service.set_puzzle(room, None, T0) is None
+    assert service.leaderboard(room)["puzzle"] is None
+
+
+def test_entries_of_a_puzzle_are_capped(ctx, monkeypatch):
+    room = service.find_room(service.open_room(T0).code, T0)
+    service.set_puzzle(room, {"rows": 5, "cols": 5, "closed": False, "start": [0, 0]}, T0)
+    monkeypatch.setattr(service, "MAX_ENTRIES", 2)
+    service.start_puzzle_game(room, "a", T0)
+    service.start_puzzle_game(room, "b", T0)
+    with pytest.raises(ClassError) as err:
+        service.start_puzzle_game(room, "c", T0)
+    assert err.value.code == "full"
+    assert db.session.query(ClassEntry).count() == 2
+    assert json.loads(room.puzzle)["seq"] == 1
