@@ -267,6 +267,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ui.nav": {"en": "Pages", "zh": "页面"},
     "ui.nav.play": {"en": "Play", "zh": "下棋"},
     "ui.nav.watch": {"en": "Watch", "zh": "观看"},
+    "ui.nav.class": {"en": "Class", "zh": "课堂"},
     "ui.watch-link": {
         "en": "Watch the algorithms solve it →",
         "zh": "看算法如何走完棋盘 →",
