@@ -15,9 +15,10 @@ DEFAULTS = {
     "MAX_CONTENT_LENGTH": 64 * 1024,  # every JSON body the app accepts is small
     "SOCKETIO_MESSAGE_QUEUE": None,
     "SOCKETIO_CORS_ALLOWED_ORIGINS": None,  # None = same origin only
+    "RATE_LIMIT_GAMES": "60/minute",  # new games per client address (server/web/ratelimit.py)
 }
 
-ENV_KEYS = ("DATABASE_URL", "SOCKETIO_MESSAGE_QUEUE", "SECRET_KEY")
+ENV_KEYS = ("DATABASE_URL", "SOCKETIO_MESSAGE_QUEUE", "SECRET_KEY", "RATE_LIMIT_GAMES")
 
 
 def load_secret_key(instance_path: Path) -> str:
@@ -39,6 +40,9 @@ def build_config(instance_path: Path, overrides: dict | None) -> dict:
         if os.environ.get(key):
             config[key] = os.environ[key]
     config.update(overrides or {})
+    from .web.ratelimit import parse_rate
+
+    parse_rate(config.get("RATE_LIMIT_GAMES"))  # a bad value fails at start, not per request
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = load_secret_key(instance_path)
     return config

@@ -3,19 +3,29 @@
 Each intention is one transaction, committed before the response: load the
 game, apply the rule, write it back, commit.  A refused intention raises
 before anything is written, so the stored game stays as it was.
+
+Intentions on one game are atomic.  Within a process they take turns on a per-game
+lock (so the engine's look-ahead is never wasted on a lost race); across processes
+sharing one database the write is conditional on the version read (models.Game), and
+an intention that lost the race is applied again to the fresh game, up to
+``CHANGE_ATTEMPTS`` times, then refused with 409 ``conflict``.  Either way the game's
+history is the history of some serial order of the intentions that succeeded.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 
 from .models import Game, Score, db
 from .rules import GameState, RuleError, new_game
@@ -25,6 +35,40 @@ T = TypeVar("T")
 NAME_MAX = 24
 LEADERBOARD_SIZE = 10
 MAX_ID_LENGTH = 64
+CHANGE_ATTEMPTS = 3  # a change that lost a cross-process race is retried this often
+LOCK_SECONDS = 5.0  # longest wait for another request on the same game (each takes ~1 s max)
+
+
+class GameLocks:
+    """One lock per game id in use, forgotten when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[str, list] = {}  # id -> [lock, holders and waiters]
+
+    @contextmanager
+    def hold(self, game_id: str, timeout: float) -> Iterator[None]:
+        with self._guard:
+            entry = self._locks.setdefault(game_id, [threading.Lock(), 0])
+            entry[1] += 1
+        try:
+            if not entry[0].acquire(timeout=timeout):
+                raise RuleError("conflict", "busy")
+            try:
+                yield
+            finally:
+                entry[0].release()
+        finally:
+            with self._guard:
+                entry[1] -= 1
+                if not entry[1]:
+                    del self._locks[game_id]
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
+game_locks = GameLocks()
 
 
 @dataclass(frozen=True)
@@ -88,17 +132,30 @@ def load(game_id: str) -> Loaded:
 
 
 def change(game_id: str, action: Callable[[GameState], T]) -> tuple[Loaded, T]:
-    """Apply ``action`` to the stored game and commit; on RuleError nothing is written."""
-    game = _fetch(game_id)
-    state = _to_state(game)
-    try:
-        outcome = action(state)
-    except Exception:
-        db.session.rollback()
-        raise
-    _store(game, state)
-    db.session.commit()
-    return Loaded(game.id, state, _scored(game.id)), outcome
+    """Apply ``action`` to the stored game and commit; on RuleError nothing is written.
+
+    Atomic per game (see the module docstring): ``action`` may run again on the fresh
+    game when another process committed a change in between.
+    """
+    if len(game_id) > MAX_ID_LENGTH:
+        raise RuleError("unknown-game")
+    with game_locks.hold(game_id, LOCK_SECONDS):
+        for _attempt in range(CHANGE_ATTEMPTS):
+            game = _fetch(game_id)
+            state = _to_state(game)
+            try:
+                outcome = action(state)
+            except Exception:
+                db.session.rollback()
+                raise
+            _store(game, state)
+            try:
+                db.session.commit()  # UPDATE ... WHERE id = ? AND version = <the one read>
+            except StaleDataError:
+                db.session.rollback()  # expires the game: the next attempt reads it afresh
+                continue
+            return Loaded(game.id, state, _scored(game.id)), outcome
+    raise RuleError("conflict")
 
 
 def now() -> float:

@@ -17,6 +17,7 @@ from ..engine.theory import tour_verdict
 from ..game import rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
+from .ratelimit import RateLimited, limit
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -30,7 +31,9 @@ HTTP_STATUS = {
     "bad-undo": 409,
     "not-won": 409,
     "already-submitted": 409,
+    "conflict": 409,
 }
+RATE_LIMIT_DETAILS = {"RATE_LIMIT_GAMES": "games"}
 HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 MISSING = object()
 
@@ -44,6 +47,14 @@ def _error(code: str, status: int, detail: str | None = None, params: dict | Non
 @bp.errorhandler(RuleError)
 def refused(err: RuleError):
     return _error(err.code, HTTP_STATUS[err.code], err.detail, err.params)
+
+
+@bp.errorhandler(RateLimited)
+def rate_limited(err: RateLimited):
+    detail = RATE_LIMIT_DETAILS.get(err.name)
+    response, status = _error("rate-limited", 429, detail, {"seconds": err.retry_after})
+    response.headers["Retry-After"] = str(err.retry_after)
+    return response, status
 
 
 @bp.errorhandler(HTTPException)
@@ -165,6 +176,7 @@ def _state_json(loaded: service.Loaded) -> dict:
 # -- routes -------------------------------------------------------------------
 @bp.post("/games")
 def create_game():
+    limit("RATE_LIMIT_GAMES")  # per client address; 429 with Retry-After beyond it
     body = _body()
     rows, cols = _int(body, "rows"), _int(body, "cols")
     closed = _bool(body, "closed", False)

@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException
 def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
-        if request.path.startswith("/api/"):
+        if request.path == "/api" or request.path.startswith("/api/"):
             code = (err.name or "error").lower().replace(" ", "-")
             return jsonify(error=err.description, code=code, status=err.code), err.code
         return err

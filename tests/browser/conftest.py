@@ -38,7 +38,8 @@ def live_app(tmp_path_factory):
     from server.extensions import websocket_request_handler
 
     instance = tmp_path_factory.mktemp("browser-instance")
-    app = create_app({"INSTANCE_PATH": str(instance)})
+    # Every browser test plays from one address: no rate limit on creating games.
+    app = create_app({"INSTANCE_PATH": str(instance), "RATE_LIMIT_GAMES": None})
     server = make_server(
         "127.0.0.1", 0, app, threaded=True, request_handler=websocket_request_handler()
     )

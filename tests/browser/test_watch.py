@@ -96,7 +96,7 @@ def test_pause_step_and_step_back_move_by_exactly_one_event(page):
     page.locator("[data-action=play]").click()  # pause
     wait_status(page, "paused")
     page.wait_for_function(
-        "document.querySelector('[data-side=a] [data-stat=received]').textContent !== '0'"
+        "() => document.querySelector('[data-side=a] [data-stat=received]').textContent !== '0'"
     )
 
     # Replay the engine's own stream next to the page.
@@ -154,7 +154,7 @@ def test_narration_names_the_square_and_its_onward_moves(page):
     wait_status(page, "running")
     page.locator("[data-action=play]").click()
     page.wait_for_function(
-        "document.querySelector('[data-side=a] [data-stat=received]').textContent !== '0'"
+        "() => document.querySelector('[data-side=a] [data-stat=received]').textContent !== '0'"
     )
     shown = stats(page)["shown"]
     status = page.locator("[data-side=a] [role=status]")
@@ -175,9 +175,9 @@ def test_narration_names_the_square_and_its_onward_moves(page):
         if sq != event.square:
             assert state in ("candidate", "tried") and text == str(count)
     page.locator("[data-lang-choice=zh]").click()
-    page.wait_for_function("document.body.dataset.lang === 'zh'")
+    page.wait_for_function("() => document.body.dataset.lang === 'zh'")
     page.wait_for_function(
-        "document.querySelector('[data-side=a] [role=status]').textContent.startsWith('试 ')"
+        "() => document.querySelector('[data-side=a] [role=status]').textContent.startsWith('试 ')"
     )
     assert status.inner_text() == f"试 {board5.name(event.square)}（{n} 个后续走法）。"
 
