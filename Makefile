@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint format bench clean browser
+.PHONY: run test lint format bench clean browser redis loadtest
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,11 +34,19 @@ browser: $(STAMP)
 		$(BIN)/python -m playwright install chromium; \
 	fi
 
-test: $(STAMP) lint browser
+# The scale-out tests start their own redis-server (Debian's package).
+redis:
+	@command -v redis-server >/dev/null 2>&1 || { apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server; }
+
+test: $(STAMP) lint browser redis
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
+
+loadtest: $(STAMP) redis
+	$(BIN)/python benchmarks/loadtest.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

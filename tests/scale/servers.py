@@ -1,0 +1,308 @@
+"""Real server processes for the scale-out, churn and fuzz tests (and benchmarks/loadtest.py).
+
+* :func:`start_redis` runs a throwaway ``redis-server`` on a free loopback port
+  (no persistence, its files in a temporary directory);
+* :func:`start_servers` runs N ``knights-tour serve --port 0`` processes, as deployed:
+  the console script, a message queue when given, one SQLite ``DATABASE_URL`` and one
+  ``SECRET_KEY`` shared by all of them, each process's stderr kept in a file so a test
+  can look for tracebacks.
+
+Teardown is SIGTERM (``serve`` stops its server and prints "stopped"), then SIGKILL
+after a grace period; nothing is left running whatever the test did.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[2]
+LISTENING = re.compile(r"listening on (http://\S+)")
+START_TIMEOUT = 20.0
+PING_INTERVAL = 25.0  # python-engineio's default ping_interval (seconds)
+# nanosleep / clock_nanosleep: what a thread inside time.sleep() is blocked in
+SLEEP_SYSCALLS = {"x86_64": {35, 230}, "aarch64": {101, 115}}.get(platform.machine(), set())
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def terminate(proc: subprocess.Popen, grace: float = 5.0) -> None:
+    """SIGTERM, then SIGKILL after ``grace`` seconds; always reaps the process."""
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            proc.wait(grace)
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
+
+
+# -- redis ------------------------------------------------------------------------------
+
+
+@dataclass
+class RedisServer:
+    proc: subprocess.Popen
+    port: int
+    directory: Path
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def stop(self) -> None:
+        terminate(self.proc)
+
+
+def redis_binary() -> str | None:
+    return shutil.which("redis-server") or next(
+        (p for p in ("/usr/bin/redis-server", "/usr/sbin/redis-server") if os.access(p, os.X_OK)),
+        None,
+    )
+
+
+def start_redis(directory: Path, port: int | None = None, attempts: int = 3) -> RedisServer:
+    """A redis-server on ``port`` (default: a free loopback port), ready for commands."""
+    import redis
+
+    binary = redis_binary()
+    if binary is None:
+        raise RuntimeError("redis-server is not installed (make redis installs it)")
+    directory.mkdir(parents=True, exist_ok=True)
+    last_error = ""
+    for _ in range(attempts):  # a free port may be taken between probe and bind
+        chosen = port or free_port()
+        proc = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(chosen),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(directory),
+                "--daemonize",
+                "no",
+                "--loglevel",
+                "warning",
+            ],
+            cwd=str(directory),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        client = redis.Redis(host="127.0.0.1", port=chosen, socket_connect_timeout=0.5)
+        deadline = time.monotonic() + 10
+        try:
+            while time.monotonic() < deadline and proc.poll() is None:
+                try:
+                    if client.ping():
+                        return RedisServer(proc, chosen, directory)
+                except redis.exceptions.ConnectionError:
+                    time.sleep(0.05)
+        finally:
+            client.close()
+        terminate(proc, 2)
+        last_error = proc.stdout.read() if proc.stdout and not proc.stdout.closed else ""
+    raise RuntimeError(f"redis-server did not start: {last_error[-500:]}")
+
+
+# -- app servers ------------------------------------------------------------------------
+
+
+@dataclass
+class ServerProcess:
+    """One ``knights-tour serve`` child process."""
+
+    proc: subprocess.Popen
+    url: str
+    stderr_path: Path
+    stdout_lines: list[str] = field(default_factory=list)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    @property
+    def process(self) -> psutil.Process:
+        return psutil.Process(self.proc.pid)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def threads(self) -> int:
+        return self.process.num_threads()
+
+    def busy_threads(self) -> int:
+        """Threads not blocked in ``time.sleep``.
+
+        In threading mode python-engineio gives every connection a ping thread that
+        is a plain ``time.sleep(ping_interval)`` (25 s) and only then notices that its
+        connection has gone: after a disconnect it lingers up to 25 s, harmless.  Every
+        other thread (a websocket's, a run's, a handler's) is blocked elsewhere (a
+        futex, a socket read), so this count comes back to its baseline as soon as
+        connections and runs have really ended.  Reads ``/proc/PID/task/*/syscall``;
+        on an architecture not in SLEEP_SYSCALLS it counts every thread.
+        """
+        busy = 0
+        for tid in os.listdir(f"/proc/{self.pid}/task"):
+            try:
+                with open(f"/proc/{self.pid}/task/{tid}/syscall") as handle:
+                    number = handle.read().split()[0]
+            except (OSError, IndexError):
+                continue  # the thread ended meanwhile
+            if not (number.isdigit() and int(number) in SLEEP_SYSCALLS):
+                busy += 1
+        return busy
+
+    def settle_threads(self, baseline: int, timeout: float = 10.0, *, busy=False) -> int:
+        """Wait until the thread count (``busy``: :meth:`busy_threads`) is back to
+        ``baseline``, or the timeout; the last count."""
+        count_of = self.busy_threads if busy else self.threads
+        deadline = time.monotonic() + timeout
+        count = count_of()
+        while count > baseline and time.monotonic() < deadline:
+            time.sleep(0.05)
+            count = count_of()
+        return count
+
+    def stderr(self) -> str:
+        return self.stderr_path.read_text(errors="replace")
+
+    def stop(self) -> None:
+        terminate(self.proc)
+
+
+def serve_command() -> list[str]:
+    """The installed console script next to this interpreter, else ``python -m server``."""
+    script = Path(sys.executable).with_name("knights-tour")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "server"]
+
+
+def server_env(directory: Path, message_queue: str | None, extra: dict | None = None) -> dict:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "PYTHONUNBUFFERED": "1",
+        "INSTANCE_PATH": str(directory / "instance"),
+        "DATABASE_URL": f"sqlite:///{directory / 'shared.sqlite3'}",
+        "SECRET_KEY": "scale-tests-shared-secret",
+    }
+    env.pop("SOCKETIO_MESSAGE_QUEUE", None)
+    if message_queue:
+        env["SOCKETIO_MESSAGE_QUEUE"] = message_queue
+    env.update(extra or {})
+    return env
+
+
+def _launch(directory: Path, index: int, env: dict, message_queue: str | None):
+    args = [*serve_command(), "serve", "--host", "127.0.0.1", "--port", "0"]
+    if message_queue:
+        args += ["--message-queue", message_queue]
+    stderr_path = directory / f"server-{index}.stderr"
+    with open(stderr_path, "wb") as stderr:
+        proc = subprocess.Popen(
+            args,
+            cwd=str(ROOT),
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
+    return proc, stderr_path
+
+
+def _wait_listening(proc: subprocess.Popen, stderr_path: Path) -> tuple[str, list[str]]:
+    """The URL from the "listening on" line; the lines read; raises when it never comes."""
+    found: list[str] = []
+    lines: list[str] = []
+
+    def read():
+        for line in proc.stdout:
+            lines.append(line.rstrip("\n"))
+            match = LISTENING.search(line)
+            if match:
+                found.append(match.group(1))
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(START_TIMEOUT)
+    if not found:
+        terminate(proc, 2)
+        raise RuntimeError(
+            f"knights-tour serve did not start: stdout {lines!r}, "
+            f"stderr {stderr_path.read_text(errors='replace')[-2000:]!r}"
+        )
+    # keep draining stdout so the child never blocks on a full pipe
+    threading.Thread(target=lambda: [lines.append(x) for x in proc.stdout], daemon=True).start()
+    return found[0], lines
+
+
+def start_servers(
+    directory: Path,
+    count: int,
+    message_queue: str | None = None,
+    env: dict | None = None,
+) -> list[ServerProcess]:
+    """``count`` serve processes sharing one database (and the message queue when given).
+
+    The first process creates the tables before the others start (SQLite's
+    ``create_all`` is not safe to race); the others start in parallel.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    full_env = server_env(directory, message_queue, env)
+    started: list[ServerProcess] = []
+    try:
+        for batch in ([0], list(range(1, count))):
+            launched = [(i, *_launch(directory, i, full_env, message_queue)) for i in batch]
+            for _i, proc, stderr_path in launched:
+                try:
+                    url, lines = _wait_listening(proc, stderr_path)
+                except RuntimeError:
+                    for _j, other, _p in launched:
+                        terminate(other, 2)
+                    raise
+                started.append(ServerProcess(proc, url, stderr_path, lines))
+    except BaseException:
+        for server in started:
+            server.stop()
+        raise
+    return started
+
+
+def tracebacks(text: str) -> list[str]:
+    """The tracebacks in a server's stderr (each from its header line on, shortened)."""
+    out = []
+    for match in re.finditer(r"Traceback \(most recent call last\):", text):
+        out.append(text[max(0, match.start() - 200) : match.start() + 1500])
+    return out
