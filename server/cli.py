@@ -217,7 +217,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = {}
     if args.message_queue:
         config["SOCKETIO_MESSAGE_QUEUE"] = args.message_queue
-    app = create_app(config)
+    try:
+        app = create_app(config)
+    except ValueError as err:  # a bad setting, e.g. RATE_LIMIT_GAMES=often
+        raise UsageError(f"bad configuration: {err}") from None
     try:
         server = make_server(
             args.host, port, app, threaded=True, request_handler=websocket_request_handler()

@@ -18,7 +18,16 @@ DEFAULTS = {
     "RATE_LIMIT_GAMES": "60/minute",  # new games per client address (server/web/ratelimit.py)
 }
 
-ENV_KEYS = ("DATABASE_URL", "SOCKETIO_MESSAGE_QUEUE", "SECRET_KEY", "RATE_LIMIT_GAMES")
+# Read from the environment when set (all strings; numeric ones are parsed where used).
+ENV_KEYS = (
+    "DATABASE_URL",
+    "SOCKETIO_MESSAGE_QUEUE",
+    "SOCKETIO_CORS_ALLOWED_ORIGINS",  # comma-separated origins
+    "SECRET_KEY",
+    "RATE_LIMIT_GAMES",
+    "RATE_LIMIT_CLASS_ROOMS",
+    "CLASS_ROOM_TTL",  # seconds
+)
 
 
 def load_secret_key(instance_path: Path) -> str:

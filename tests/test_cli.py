@@ -158,3 +158,21 @@ def test_serve_prints_url_serves_and_stops_on_sigterm(tmp_path):
         assert "stopped" in proc.stdout.read()
     finally:
         proc.kill()
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("RATE_LIMIT_GAMES", "often"), ("SOCKETIO_CORS_ALLOWED_ORIGINS", "*")],
+)
+def test_serve_refuses_bad_configuration_in_one_line(tmp_path, key, value):
+    env = {**os.environ, key: value, "INSTANCE_PATH": str(tmp_path)}
+    proc = subprocess.run(
+        [BIN / "knights-tour", "serve", "--port", "0"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("knights-tour: error: bad configuration")

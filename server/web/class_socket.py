@@ -177,8 +177,28 @@ def _room(rooms: Classroom, member: Member, *, teacher: bool = False):
 
 
 # -- connection ------------------------------------------------------------------------------
+def _client_event() -> bool:
+    """Whether connect/disconnect runs for a client's *event* of that name (see /watch).
+
+    A real connection runs them while the sid is not yet (or no longer) connected; a
+    forged one would otherwise replace the member or drop it from its room.
+    """
+    return classroom().server.manager.is_connected(request.sid, NAMESPACE)
+
+
+def _refuse_forged_event():
+    rooms = classroom()
+    member = rooms.members.get(request.sid)
+    lang = member.lang if member is not None else request_lang()
+    body = _error_body(ProtocolError("bad-request"), lang, None)
+    rooms.server.emit("error", body, to=request.sid, namespace=NAMESPACE)
+    return {"ok": False, "error": body}
+
+
 @socketio.on("connect", namespace=NAMESPACE)
-def on_connect(auth=None):
+def on_connect(auth=None, *extra):
+    if _client_event():
+        return _refuse_forged_event()
     rooms = classroom()
     lang = request_lang()
     rooms.runs.connect(request.sid, request.remote_addr or "", lang)
@@ -188,6 +208,8 @@ def on_connect(auth=None):
 
 @socketio.on("disconnect", namespace=NAMESPACE)
 def on_disconnect(*reason):
+    if _client_event():
+        return _refuse_forged_event()
     rooms = classroom()
     rooms.runs.disconnect(request.sid)
     with rooms.lock:

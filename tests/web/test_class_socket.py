@@ -247,6 +247,18 @@ def test_students_are_counted_and_cannot_control(live, members):
     assert teacher.wait(lambda: teacher.got("presence")[-1:] == [{"students": 1}])
 
 
+def test_connect_and_disconnect_sent_as_events_are_refused(live, members):
+    _url, app = live
+    opened, teacher, _ = teacher_of(members, app)
+    student, _ = student_of(members, opened.code)
+    assert teacher.wait(lambda: teacher.got("presence")[-1:] == [{"students": 1}])
+    for event in ("connect", "disconnect"):
+        answer = student.call(event, {})
+        assert answer["ok"] is False and answer["error"]["code"] == "bad-request", event
+    # the forged disconnect did not take the student out of the room
+    assert teacher.call("heartbeat")["students"] == 1
+
+
 def test_unknown_code_and_messages_before_joining(members):
     member = members()
     assert member.call("join", {"code": "ZZZZZZ"})["error"]["code"] == "unknown-room"
