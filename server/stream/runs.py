@@ -36,6 +36,10 @@ log = logging.getLogger(__name__)
 Emit = Callable[[str, dict], None]
 
 
+class ClientGone(Exception):
+    """Raised by a run's ``emit`` when the viewer's connection has closed under it."""
+
+
 @dataclass(frozen=True)
 class Limits:
     per_connection: int = 2  # race mode runs two side by side
@@ -178,6 +182,9 @@ class Run:
         try:
             events = self._events()
             self._loop(events)
+        except ClientGone:  # the viewer left while a batch was on its way: a stop
+            self.stop_event.set()
+            self.status, self.limit = "stopped", None
         except Exception:
             log.exception("watch run %s failed", self.id)
             self.status, self.limit = "stopped", None
@@ -200,6 +207,8 @@ class Run:
                         "seconds": round(self.active_seconds, 3),
                     },
                 )
+            except ClientGone:
+                pass  # nobody is left to tell
             except Exception:
                 log.exception("sending done for run %s", self.id)
             finally:

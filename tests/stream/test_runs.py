@@ -10,7 +10,7 @@ import pytest
 from server.engine.board import Board
 from server.engine.search import Backtrack, Budget, Exhausted, Found, Move, search_events, solve
 from server.stream.encode import decode
-from server.stream.runs import Limits, RunRegistry
+from server.stream.runs import ClientGone, Limits, RunRegistry
 from server.stream.spec import ProtocolError, RunSpec
 
 
@@ -203,6 +203,22 @@ def test_a_failing_source_still_ends_with_done(registry):
     assert sink.wait(lambda: sink.done() is not None)
     assert sink.done()["status"] == "stopped"
     assert registry.live_count() == 0
+
+
+def test_a_viewer_gone_mid_batch_stops_the_run_quietly(registry, caplog):
+    conn = registry.connect("s1", "a", "en")
+    sent = []
+
+    def closed_socket(event, data):
+        sent.append(event)
+        raise ClientGone("s1")
+
+    run = registry.start(conn, spec(), endless, closed_socket)
+    assert run.finished.wait(5)
+    run.thread.join(1)
+    assert run.status == "stopped" and registry.live_count() == 0
+    assert sent == ["batch", "done"]
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
 
 
 class FakeClock:
