@@ -10,6 +10,9 @@
 import { formatNumber, formatTime, getLang, loadCatalogue, t } from "../i18n.js";
 import { squareLabel } from "../watch/decode.js";
 import { Lane } from "../watch/lane.js";
+import { clampInt, followSize, readBoardForm, runParams, setRadio } from "../watch/setup.js";
+import { consume, speedLabel, speedToStep, stepToSpeed, windowFor } from "../watch/speed.js";
+import { bindActions, showPlaying, showSeek } from "../watch/transport.js";
 import { ClassRoom, MAX_WINDOW, laneSettings, parseSquare, seekPlayer, squareName } from "./room.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -24,8 +27,6 @@ const goButton = $("#c-go");
 const errorBox = $("#c-error");
 const puzzleForm = $("#c-puzzle-form");
 
-const MAX_SPEED_STEP = 100;
-const FRAME_BUDGET_MS = 10;
 const SYNC_MS = 1000; // position heartbeat while playing at a finite speed
 const SYNC_FAST_MS = 250; // ... and at full speed
 const SEEK_SYNC_MS = 100; // while the seek slider is dragged
@@ -58,31 +59,8 @@ function takeToken() {
 }
 
 // ---------------------------------------------------------------- settings form
-function clampInt(value, lo, hi, fallback) {
-  const n = Number.parseInt(value, 10);
-  return Number.isFinite(n) ? Math.max(lo, Math.min(hi, n)) : fallback;
-}
-
 function readForm() {
-  const data = new FormData(form);
-  const algorithm = data.get("algorithm");
-  const limit = algorithm === "construct" ? 100 : 30;
-  const rows = clampInt(data.get("rows"), 3, limit, 5);
-  const cols = clampInt(data.get("cols"), 3, limit, 5);
-  const keep = settings && settings.rows === rows && settings.cols === cols;
-  return {
-    rows,
-    cols,
-    start: keep ? settings.start : (rows - 1) * cols,
-    algorithm,
-    closed: data.get("tour") === "closed",
-    pruning: data.get("pruning") === "on",
-    race: false,
-  };
-}
-
-function setRadio(root, name, value) {
-  for (const input of root.querySelectorAll(`input[name="${name}"]`)) input.checked = input.value === value;
+  return { ...readBoardForm(form, settings), race: false };
 }
 
 function fillForm(s) {
@@ -108,39 +86,13 @@ function preview() {
   updateControls();
 }
 
-function toRoomSettings(s) {
-  return {
-    rows: s.rows,
-    cols: s.cols,
-    start: [Math.floor(s.start / s.cols), s.start % s.cols],
-    algorithm: s.algorithm,
-    closed: s.closed,
-    pruning: s.pruning,
-  };
-}
-
 // ---------------------------------------------------------------- speed
-function stepToSpeed(step) {
-  if (step >= MAX_SPEED_STEP) return Infinity;
-  return Math.max(1, Math.round(10 ** ((step * 4) / (MAX_SPEED_STEP - 1))));
-}
-
-function speedToStep(speed) {
-  if (!speed) return MAX_SPEED_STEP;
-  return Math.max(0, Math.min(MAX_SPEED_STEP - 1, Math.round((Math.log10(speed) * (MAX_SPEED_STEP - 1)) / 4)));
-}
-
 function speed() {
   return jumping ? Infinity : stepToSpeed(Number(speedInput.value));
 }
 
-function windowFor(rate) {
-  return Number.isFinite(rate) ? Math.max(1000, Math.min(MAX_WINDOW, rate * 2)) : MAX_WINDOW;
-}
-
 function showSpeed() {
-  const rate = stepToSpeed(Number(speedInput.value));
-  speedOut.textContent = Number.isFinite(rate) ? t("watch.ui.speed.rate", { n: rate }) : t("watch.ui.speed.max");
+  speedOut.textContent = speedLabel(stepToSpeed(Number(speedInput.value)));
   lane.run?.setWindow(windowFor(speed()));
 }
 
@@ -156,7 +108,7 @@ async function showDemo() {
   showError("");
   try {
     const next = readForm();
-    const ack = await room.call("settings", toRoomSettings(next));
+    const ack = await room.call("settings", runParams(next));
     if (!ack.ok) {
       showError(ack.error?.message);
       return;
@@ -298,23 +250,9 @@ function tick(now, dt) {
       sync(true);
     }
     if (playing) {
-      const rate = speed();
-      if (Number.isFinite(rate)) {
-        carry = Math.min(carry + rate * dt, Math.max(1, rate * 0.25));
-        const n = Math.floor(carry);
-        if (n > 0) {
-          const used = p.advance(n);
-          if (used > 0) carry -= n;
-          moved ||= used > 0;
-        }
-      } else {
-        const until = now + FRAME_BUDGET_MS;
-        let used;
-        do {
-          used = p.advance(4096);
-          moved ||= used > 0;
-        } while (used > 0 && performance.now() < until);
-      }
+      const step = consume(speed(), now, dt, carry, (n) => p.advance(n));
+      carry = step.carry;
+      moved ||= step.moved;
       if (lane.active) lane.stats.tick(now, dt, p.frontier);
       if (p.finished) {
         playing = false;
@@ -344,19 +282,8 @@ function updateControls() {
   button("step").disabled = !any || p.finished || Boolean(lane.error);
   button("end").disabled = !any || p.finished;
   playButton.disabled = !any || (p.finished && !playing);
-  playButton.setAttribute("aria-pressed", String(playing));
-  playButton.dataset.playing = String(playing);
-  const label = playing ? t("watch.ui.pause") : t("watch.ui.play");
-  playButton.setAttribute("aria-label", label);
-  playButton.title = label;
-  if (any) {
-    seekInput.disabled = false;
-    seekInput.min = p.historyStart;
-    seekInput.max = p.received;
-    if (document.activeElement !== seekInput) seekInput.value = p.pos;
-  } else {
-    seekInput.disabled = true;
-  }
+  showPlaying(playButton, playing);
+  showSeek(seekInput, any ? p : null);
 }
 
 function pause() {
@@ -406,17 +333,7 @@ const actions = {
   },
 };
 
-for (const button of document.querySelectorAll("[data-action]")) {
-  button.addEventListener("click", () => actions[button.dataset.action]());
-}
-
-document.addEventListener("keydown", (event) => {
-  if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
-  const key = { " ": "play", ArrowRight: "step", ArrowLeft: "back", End: "end" }[event.key];
-  if (!key || $(`[data-action="${key}"]`).disabled) return;
-  event.preventDefault();
-  actions[key]();
-});
+bindActions(actions);
 
 speedInput.addEventListener("input", () => {
   showSpeed();
@@ -437,14 +354,7 @@ form.addEventListener("submit", (event) => {
 });
 
 form.addEventListener("change", (event) => {
-  const { name } = event.target;
-  if (name === "preset") {
-    const [rows, cols] = event.target.value.split("x");
-    form.elements.rows.value = rows;
-    form.elements.cols.value = cols;
-  } else if (name === "rows" || name === "cols") {
-    setRadio(form, "preset", `${form.elements.rows.value}x${form.elements.cols.value}`);
-  }
+  followSize(form, event.target);
   preview();
 });
 

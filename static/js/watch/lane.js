@@ -5,6 +5,7 @@ import { formatNumber, t } from "../i18n.js";
 import { BoardView } from "./board.js";
 import { decodeBatch, eventCandidates, squareLabel } from "./decode.js";
 import { Player } from "./player.js";
+import { runParams } from "./setup.js";
 import { DepthChart, Stats } from "./stats.js";
 
 const KNIGHT = [
@@ -72,14 +73,7 @@ export class Lane {
     const generation = ++this.generation;
     this._setStatus("connecting");
     this._say(t("watch.ui.narr.connecting"));
-    const params = {
-      rows: settings.rows,
-      cols: settings.cols,
-      start: [Math.floor(settings.start / settings.cols), settings.start % settings.cols],
-      algorithm: settings.algorithm,
-      closed: settings.closed,
-      pruning: settings.pruning,
-    };
+    const params = runParams(settings);
     const handlers = {
       batch: (msg) => generation === this.generation && this._onBatch(msg),
       done: (msg) => generation === this.generation && this._onDone(msg),

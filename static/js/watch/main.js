@@ -7,10 +7,13 @@
 
 import { getLang, loadCatalogue, setLang, t, translateStatic } from "../i18n.js";
 import { CodePanel } from "./code-panel.js";
-import { MAX_WINDOW, WatchConnection } from "./connection.js";
+import { WatchConnection } from "./connection.js";
 import { squareLabel } from "./decode.js";
 import { Lane } from "./lane.js";
 import { raceVerdict, startRace } from "./race.js";
+import { SIZE_LIMIT, followSize, readBoardForm, setRadio, syncPreset } from "./setup.js";
+import { MAX_SPEED_STEP, consume, speedLabel, speedToStep, stepToSpeed, windowFor } from "./speed.js";
+import { bindActions, showPlaying, showSeek } from "./transport.js";
 
 const $ = (selector) => document.querySelector(selector);
 const page = $("#watch");
@@ -22,10 +25,6 @@ const heatInput = $("#w-heat");
 const playButton = $('[data-action="play"]');
 const formError = $("#w-form-error");
 const raceResult = $("#w-race-result");
-
-const MAX_SPEED_STEP = 100; // the slider's last step: as fast as the browser can draw
-const FRAME_BUDGET_MS = 10; // time a max-speed frame may spend consuming events
-const SIZE_LIMIT = { search: 30, construct: 100 };
 
 const lanes = [...document.querySelectorAll(".w-lane")].map((root) => new Lane(root));
 const code = new CodePanel($(".w-code-panel"));
@@ -41,26 +40,7 @@ let starting = false;
 // ---------------------------------------------------------------- settings
 function readForm() {
   const data = new FormData(form);
-  const algorithm = data.get("algorithm");
-  const limit = algorithm === "construct" ? SIZE_LIMIT.construct : SIZE_LIMIT.search;
-  const rows = clampInt(data.get("rows"), 3, limit, 5);
-  const cols = clampInt(data.get("cols"), 3, limit, 5);
-  const start = settings && settings.rows === rows && settings.cols === cols ? settings.start : (rows - 1) * cols;
-  return {
-    rows,
-    cols,
-    start,
-    algorithm,
-    algorithmB: data.get("algorithm_b"),
-    closed: data.get("tour") === "closed",
-    pruning: data.get("pruning") === "on",
-    race: data.get("race") === "on",
-  };
-}
-
-function clampInt(value, lo, hi, fallback) {
-  const n = Number.parseInt(value, 10);
-  return Number.isFinite(n) ? Math.max(lo, Math.min(hi, n)) : fallback;
+  return { ...readBoardForm(form, settings), algorithmB: data.get("algorithm_b"), race: data.get("race") === "on" };
 }
 
 /** Apply ?rows=&cols=&start=r,c&algorithm=&b=&closed=1&pruning=1&speed=&go=1 to the form. */
@@ -72,17 +52,17 @@ function applyQuery() {
   };
   set("rows", q.get("rows"));
   set("cols", q.get("cols"));
-  if (q.get("algorithm")) setRadio("algorithm", q.get("algorithm"));
+  if (q.get("algorithm")) setRadio(form, "algorithm", q.get("algorithm"));
   if (q.get("b")) {
     form.elements.race.checked = true;
     set("algorithm_b", q.get("b"));
   }
-  if (q.get("closed") === "1") setRadio("tour", "closed");
+  if (q.get("closed") === "1") setRadio(form, "tour", "closed");
   if (q.get("pruning") === "1") form.elements.pruning.checked = true;
   const speed = q.get("speed");
   if (speed === "max") speedInput.value = MAX_SPEED_STEP;
   else if (speed && Number(speed) > 0) speedInput.value = speedToStep(Number(speed));
-  syncPreset();
+  syncPreset(form);
   settings = readForm();
   const start = (q.get("start") || "").split(",").map(Number);
   if (start.length === 2 && start.every(Number.isInteger)) {
@@ -92,38 +72,13 @@ function applyQuery() {
   return q.get("go") === "1";
 }
 
-function setRadio(name, value) {
-  for (const input of form.querySelectorAll(`input[name="${name}"]`)) input.checked = input.value === value;
-}
-
-function syncPreset() {
-  const preset = `${form.elements.rows.value}x${form.elements.cols.value}`;
-  setRadio("preset", preset);
-}
-
 // ---------------------------------------------------------------- speed
-/** Slider step -> events per second (1 .. 10,000, log scale); the last step is Infinity. */
-function stepToSpeed(step) {
-  if (step >= MAX_SPEED_STEP) return Infinity;
-  return Math.max(1, Math.round(10 ** ((step * 4) / (MAX_SPEED_STEP - 1))));
-}
-
-function speedToStep(speed) {
-  return Math.max(0, Math.min(MAX_SPEED_STEP - 1, Math.round((Math.log10(speed) * (MAX_SPEED_STEP - 1)) / 4)));
-}
-
 function speed() {
   return jumping ? Infinity : stepToSpeed(Number(speedInput.value));
 }
 
-/** Credit to keep in flight: about two seconds of playback, within the protocol's bounds. */
-function windowFor(rate) {
-  return Number.isFinite(rate) ? Math.max(1000, Math.min(MAX_WINDOW, rate * 2)) : MAX_WINDOW;
-}
-
 function showSpeed() {
-  const rate = stepToSpeed(Number(speedInput.value));
-  speedOut.textContent = Number.isFinite(rate) ? t("watch.ui.speed.rate", { n: rate }) : t("watch.ui.speed.max");
+  speedOut.textContent = speedLabel(stepToSpeed(Number(speedInput.value)));
   for (const lane of lanes) lane.run?.setWindow(windowFor(speed()));
 }
 
@@ -210,25 +165,14 @@ function tick(current, now, dt) {
     }
   }
   if (playing) {
-    const rate = speed();
-    if (Number.isFinite(rate)) {
-      carry = Math.min(carry + rate * dt, Math.max(1, rate * 0.25));
-      const n = Math.floor(carry);
-      if (n > 0) {
-        let used = 0;
-        for (const lane of current) used = Math.max(used, lane.player.advance(n));
-        carry -= used === 0 ? 0 : n; // an empty buffer does not bank events
-        moved ||= used > 0;
-      }
-    } else {
-      const until = now + FRAME_BUDGET_MS;
-      let used;
-      do {
-        used = 0;
-        for (const lane of current) used += lane.player.advance(4096);
-        moved ||= used > 0;
-      } while (used > 0 && performance.now() < until);
-    }
+    const advance = (n) => {
+      let used = 0;
+      for (const lane of current) used = Math.max(used, lane.player.advance(n));
+      return used;
+    };
+    const step = consume(speed(), now, dt, carry, advance);
+    carry = step.carry;
+    moved ||= step.moved;
     for (const lane of current) {
       if (lane.active) lane.stats.tick(now, dt, lane.player.frontier);
       else lane.stats.idle();
@@ -277,20 +221,8 @@ function updateControls() {
   button("step").disabled = !any || current.every((lane) => lane.player.finished || lane.error);
   button("end").disabled = !any || done;
   playButton.disabled = !any || (done && !playing);
-  playButton.setAttribute("aria-pressed", String(playing));
-  playButton.dataset.playing = String(playing);
-  const label = playing ? t("watch.ui.pause") : t("watch.ui.play");
-  playButton.setAttribute("aria-label", label);
-  playButton.title = label;
-  if (any) {
-    const p = current[0].player;
-    seekInput.disabled = false;
-    seekInput.min = p.historyStart;
-    seekInput.max = p.received;
-    if (document.activeElement !== seekInput) seekInput.value = p.pos;
-  } else {
-    seekInput.disabled = true;
-  }
+  showPlaying(playButton, playing);
+  showSeek(seekInput, any ? current[0].player : null);
 }
 
 function pause() {
@@ -346,17 +278,7 @@ const actions = {
   },
 };
 
-for (const button of document.querySelectorAll("[data-action]")) {
-  button.addEventListener("click", () => actions[button.dataset.action]());
-}
-
-document.addEventListener("keydown", (event) => {
-  if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
-  const key = { " ": "play", ArrowRight: "step", ArrowLeft: "back", End: "end" }[event.key];
-  if (!key || $(`[data-action="${key}"]`).disabled) return;
-  event.preventDefault();
-  actions[key]();
-});
+bindActions(actions);
 
 speedInput.addEventListener("input", showSpeed);
 
@@ -377,14 +299,7 @@ form.addEventListener("submit", (event) => {
 });
 
 form.addEventListener("change", (event) => {
-  const { name } = event.target;
-  if (name === "preset") {
-    const [rows, cols] = event.target.value.split("x");
-    form.elements.rows.value = rows;
-    form.elements.cols.value = cols;
-  } else if (name === "rows" || name === "cols") {
-    syncPreset();
-  }
+  followSize(form, event.target);
   $("#w-race-with").hidden = !form.elements.race.checked;
   const construct = form.elements.algorithm.value === "construct" || form.elements.race.checked && form.elements.algorithm_b.value === "construct";
   for (const input of [form.elements.rows, form.elements.cols]) input.max = construct ? SIZE_LIMIT.construct : SIZE_LIMIT.search;
