@@ -24,16 +24,18 @@ import time
 from dataclasses import dataclass, field
 
 from flask import Flask, current_app, request
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
 from ..classroom import service
 from ..classroom.service import ClassError
-from ..engine.board import BoardError
 from ..extensions import socketio
+from ..game.models import db
 from ..i18n import request_lang, text
 from ..stream.runs import Limits, Run, RunRegistry
-from ..stream.source import open_events, root_prefix
 from ..stream.spec import MAX_WINDOW, ProtocolError, parse_credit, parse_start, parse_stop, run_of
 from .watch_socket import error_body as watch_error_body
+from .watch_socket import is_client_event, start_ack, start_run
 
 NAMESPACE = "/class"
 EXTENSION = "class_rooms"
@@ -142,7 +144,17 @@ def _handler(name: str):
                 conn = rooms.runs.connection(request.sid)
                 if conn is not None:
                     rooms.runs.admit(conn, start=name in ("start", "solve", "join"))
-                return fn(rooms, member, payload)
+                try:
+                    return fn(rooms, member, payload)
+                except (ObjectDeletedError, StaleDataError, IntegrityError) as err:
+                    # the room was closed (or expired) by a message handled meanwhile:
+                    # a connection's events run concurrently (async_handlers)
+                    db.session.rollback()
+                    if member.code is not None:  # unknown-room / expired when it has gone
+                        service.find_room(member.code, ttl=rooms.ttl)
+                    if isinstance(err, IntegrityError):  # not that: a real failure
+                        raise
+                    raise ClassError("unknown-room") from err
             except (ClassError, ProtocolError) as err:
                 if isinstance(err, ProtocolError) and err.run is None:
                     err.run = run_of(payload)
@@ -183,7 +195,7 @@ def _client_event() -> bool:
     A real connection runs them while the sid is not yet (or no longer) connected; a
     forged one would otherwise replace the member or drop it from its room.
     """
-    return classroom().server.manager.is_connected(request.sid, NAMESPACE)
+    return is_client_event(classroom().server, NAMESPACE)
 
 
 def _refuse_forged_event():
@@ -365,41 +377,16 @@ def on_start(rooms: Classroom, member: Member, payload):
     window = payload.get("window")
     spec = parse_start({**service.run_payload(room, run_id, 1), "window": window})
     gen = room.gen
-    server = rooms.server
-    sid = request.sid
-
-    def send(event: str, data: dict) -> None:
-        server.emit(event, data, to=sid, namespace=NAMESPACE)
-
-    try:
-        events = open_events(spec)
-    except BoardError as err:  # pragma: no cover - settings were checked when set
-        raise ProtocolError("bad-request", run=spec.run) from err
-    conn = rooms.runs.connection(sid)
+    conn = rooms.runs.connection(request.sid)
     if conn is None:  # pragma: no cover - racing the disconnect
         raise ClassError("not-joined")
-    gate = threading.current_thread() if server.async_handlers else None
-    run = rooms.runs.start(conn, spec, lambda: events, send, gate=gate)
+    run = start_run(rooms.runs, conn, spec, rooms.server, NAMESPACE)
     member.run_gens[spec.run] = gen
     if len(member.run_gens) > 64:
         member.run_gens.pop(next(iter(member.run_gens)))
     if member.role == "teacher":
         member.runs = [*[r for r in member.runs if member.run_gens.get(r.id) == gen][-3:], run]
-    return {
-        "ok": True,
-        "run": spec.run,
-        "gen": gen,
-        "rows": spec.rows,
-        "cols": spec.cols,
-        "start": spec.start,
-        "prefix": root_prefix(spec),
-        "algorithm": spec.algorithm,
-        "closed": spec.closed,
-        "pruning": spec.pruning,
-        "counts": spec.counts,
-        "node_budget": spec.node_budget,
-        "time_limit": spec.time_limit,
-    }
+    return start_ack(spec, gen=gen)
 
 
 @_handler("credit")

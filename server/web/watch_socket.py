@@ -16,15 +16,24 @@ import time
 import traceback
 from pathlib import Path
 
+from engineio.exceptions import SocketIsClosedError
 from flask import Flask, current_app, request
 from socketio.packet import BINARY_EVENT, EVENT
 
 from ..engine.board import BoardError
 from ..extensions import socketio
 from ..i18n import reason_text, request_lang, text
-from ..stream.runs import RunRegistry
+from ..stream.runs import ClientGone, Run, RunRegistry
 from ..stream.source import open_events, root_prefix
-from ..stream.spec import GameInfo, ProtocolError, parse_credit, parse_start, parse_stop, run_of
+from ..stream.spec import (
+    GameInfo,
+    ProtocolError,
+    RunSpec,
+    parse_credit,
+    parse_start,
+    parse_stop,
+    run_of,
+)
 
 NAMESPACE = "/watch"
 EXTENSION = "watch_runs"
@@ -207,12 +216,17 @@ def _refuse_event(conn, payload):
     raise ProtocolError("bad-request")
 
 
-def _client_event() -> bool:
+def is_client_event(server, namespace: str) -> bool:
     """Whether a connect/disconnect handler runs for a client's event of that name.
 
     A real connection runs them while the sid is not yet (or no longer) connected.
+    (Shared with /class, where a forged one would replace a member or drop it from its room.)
     """
-    return _server().manager.is_connected(request.sid, NAMESPACE)
+    return server.manager.is_connected(request.sid, namespace)
+
+
+def _client_event() -> bool:
+    return is_client_event(_server(), NAMESPACE)
 
 
 @socketio.on("connect", namespace=NAMESPACE)
@@ -236,21 +250,38 @@ def on_start(conn, payload):
     runs = registry()
     runs.admit(conn, start=True)
     spec = parse_start(payload, load_game)
-    server = _server()
+    start_run(runs, conn, spec, _server(), NAMESPACE)
+    return start_ack(spec)
+
+
+def start_run(runs: RunRegistry, conn, spec: RunSpec, server, namespace: str) -> Run:
+    """Start ``spec``'s run on ``conn`` in ``runs``, its events emitted on ``namespace``.
+
+    Shared with /class.  The input is checked now (a BoardError is a ProtocolError); the
+    search starts in the run's task.
+    """
     sid = conn.sid
 
     def send(event: str, data: dict) -> None:
-        server.emit(event, data, to=sid, namespace=NAMESPACE)
+        try:
+            server.emit(event, data, to=sid, namespace=namespace)
+        except SocketIsClosedError as err:  # a disconnect racing the batch
+            raise ClientGone(sid) from err
 
     try:
         events = open_events(spec)  # checks the input now; the search starts in the task
     except BoardError as err:  # a stored game whose path the engine refuses
         raise ProtocolError("unknown-game" if spec.game else "bad-request", run=spec.run) from err
     gate = threading.current_thread() if server.async_handlers else None
-    runs.start(conn, spec, lambda: events, send, gate=gate)
+    return runs.start(conn, spec, lambda: events, send, gate=gate)
+
+
+def start_ack(spec: RunSpec, **extra) -> dict:
+    """The ``start`` acknowledgement of ``spec`` (``extra`` goes right after the run id)."""
     return {
         "ok": True,
         "run": spec.run,
+        **extra,
         "rows": spec.rows,
         "cols": spec.cols,
         "start": spec.start,
