@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint format bench clean browser redis loadtest
+.PHONY: run test lint format bench clean browser redis postgres loadtest
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,7 +39,13 @@ redis:
 	@command -v redis-server >/dev/null 2>&1 || { apt-get update && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server; }
 
-test: $(STAMP) lint browser redis
+# tests/scale/test_postgres.py runs a throwaway cluster with Debian's initdb / pg_ctl
+# (under /usr/lib/postgresql/*/bin, not on PATH).
+postgres:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
+
+test: $(STAMP) lint browser redis postgres
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

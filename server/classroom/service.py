@@ -434,7 +434,8 @@ def start_puzzle_game(room: ClassRoom, name, at: float) -> dict:
 
 def record_solution(room: ClassRoom, game_id, at: float) -> dict:
     """A student says they solved it: the server checks the stored game, then ranks it."""
-    if not isinstance(game_id, str) or len(game_id) > 64:
+    # game ids are ASCII; a lone surrogate would not even encode for the database
+    if not isinstance(game_id, str) or len(game_id) > 64 or not game_id.isascii():
         raise ClassError("bad-request", "class.error.bad-request.field", field="game")
     entry = db.session.scalar(
         select(ClassEntry).where(ClassEntry.code == room.code, ClassEntry.game_id == game_id)

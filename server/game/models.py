@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
+from importlib.util import find_spec
 from pathlib import Path
 
 from flask_sqlalchemy import SQLAlchemy
@@ -117,10 +118,21 @@ def _add_version_column(engine) -> None:
             conn.execute(text("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 1"))
 
 
+def database_uri(url: str) -> str:
+    """``url`` for SQLAlchemy: a plain ``postgresql://`` (or Heroku-style ``postgres://``)
+    URL uses psycopg 3, the driver docs/deploy.md installs (SQLAlchemy's default is
+    psycopg2: kept when only psycopg2 is installed)."""
+    scheme, sep, rest = url.partition("://")
+    psycopg3 = scheme == "postgres" or find_spec("psycopg") or not find_spec("psycopg2")
+    if sep and scheme in ("postgresql", "postgres") and psycopg3:
+        return f"postgresql+psycopg://{rest}"
+    return url
+
+
 def init_db(app) -> None:
     """Bind ``db`` to the app (SQLite under instance/ unless DATABASE_URL says otherwise)."""
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    app.config.setdefault("SQLALCHEMY_DATABASE_URI", app.config["DATABASE_URL"])
+    app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_uri(app.config["DATABASE_URL"]))
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":

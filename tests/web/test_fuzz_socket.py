@@ -25,11 +25,14 @@ is random unless ``FUZZ_SEED`` is set; a failure prints it.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import random
 import threading
 import time
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 import pytest
 import socketio
@@ -65,7 +68,8 @@ SEED = int(os.environ.get("FUZZ_SEED") or random.SystemRandom().randrange(2**32)
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    (proc,) = start_servers(tmp_path_factory.mktemp("fuzz"), 1)
+    env = {"RATE_LIMIT_CLASS_ROOMS": "1000/minute"}  # the class fuzz opens many rooms
+    (proc,) = start_servers(tmp_path_factory.mktemp("fuzz"), 1, env=env)
     yield proc
     proc.stop()
 
@@ -272,15 +276,17 @@ def transport_drops(value) -> bool:
 
 
 class FuzzConnection:
-    def __init__(self, url: str):
+    def __init__(self, url: str, namespace: str = NAMESPACE, answered=ANSWERED):
+        self.namespace = namespace
+        self.answered_events = answered
         self.lock = threading.Lock()
         self.acks: list = []
         self.errors: list[dict] = []
         self.sent: list = []
         self.answered: dict[int, tuple] = {}
         self.sio = socketio.Client(reconnection=False)
-        self.sio.on("error", self._on_error, namespace=NAMESPACE)
-        self.sio.connect(url, namespaces=[NAMESPACE], transports=["websocket"], wait_timeout=5)
+        self.sio.on("error", self._on_error, namespace=namespace)
+        self.sio.connect(url, namespaces=[namespace], transports=["websocket"], wait_timeout=5)
 
     def _on_error(self, data):
         with self.lock:
@@ -289,8 +295,8 @@ class FuzzConnection:
     def send(self, event: str, args: tuple) -> bool:
         """Emit with an acknowledgement when an answer is due; whether it is."""
         index = len(self.sent)
-        if transport_drops(args) or event not in ANSWERED:
-            self.sio.emit(event, args if len(args) != 1 else args[0], NAMESPACE)
+        if transport_drops(args) or event not in self.answered_events:
+            self.sio.emit(event, args if len(args) != 1 else args[0], self.namespace)
             return False
         self.sent.append((event, args))
 
@@ -299,8 +305,12 @@ class FuzzConnection:
                 self.acks.append(answer)
                 self.answered[index] = answer
 
-        self.sio.emit(event, args if len(args) != 1 else args[0], NAMESPACE, on_ack)
+        self.sio.emit(event, args if len(args) != 1 else args[0], self.namespace, on_ack)
         return True
+
+    def call(self, event: str, payload, timeout: float = ACK_TIMEOUT):
+        """A set-up message (not counted): its answer, or None."""
+        return self.sio.call(event, payload, namespace=self.namespace, timeout=timeout)
 
     def unanswered(self) -> list:
         with self.lock:
@@ -320,7 +330,9 @@ class FuzzConnection:
             self.sio.disconnect()
 
 
-def check_answers(conn: FuzzConnection) -> list[str]:
+def check_answers(
+    conn: FuzzConnection, accepted=("start", "credit", "stop"), codes=CODES
+) -> list[str]:
     """Problems with what one connection got back (empty when all is well)."""
     problems = []
     refusals = []
@@ -331,11 +343,11 @@ def check_answers(conn: FuzzConnection) -> list[str]:
             continue
         body = answer[0]
         if body["ok"] is True:
-            if event not in ("start", "credit", "stop"):
+            if event not in accepted:
                 problems.append(f"{event!r} accepted: {body!r:.200}")
             continue
         error = body.get("error")
-        if not isinstance(error, dict) or error.get("code") not in CODES:
+        if not isinstance(error, dict) or error.get("code") not in codes:
             problems.append(f"odd refusal {body!r:.200}")
             continue
         if not error.get("message"):
@@ -469,16 +481,16 @@ def raw_frames(rng: random.Random):
 
 
 class RawConnection:
-    """A bare websocket (websocket-client) that opened /watch by hand."""
+    """A bare websocket (websocket-client) that opened /watch (or ``namespace``) by hand."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, namespace: str = NAMESPACE):
         ws_url = url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
         self.ws = websocket.create_connection(ws_url, timeout=5)
         opened = self.ws.recv()
         assert isinstance(opened, str) and opened.startswith("0"), opened
-        self.ws.send("40/watch,")
+        self.ws.send(f"40{namespace},")
         answer = self.ws.recv()
-        assert isinstance(answer, str) and answer.startswith("40/watch,"), answer
+        assert isinstance(answer, str) and answer.startswith(f"40{namespace},"), answer
 
     @property
     def connected(self) -> bool:
@@ -506,15 +518,20 @@ class RawConnection:
             self.ws.close(timeout=1)
 
 
-def fuzz_raw(url: str, rng: random.Random, frames: int, stats: dict) -> None:
+def fuzz_raw(
+    url: str, rng: random.Random, frames: int, stats: dict, namespace: str = NAMESPACE
+) -> None:
     conn = None
+    source = raw_frames(rng)
+    if namespace != NAMESPACE:  # the same frames, aimed at the other namespace
+        source = (f.replace(NAMESPACE, namespace) if isinstance(f, str) else f for f in source)
     try:
-        for _, frame in zip(range(frames), raw_frames(rng), strict=False):
+        for _, frame in zip(range(frames), source, strict=False):
             if conn is None or not conn.connected:
                 if conn is not None:
                     conn.close()
                     stats["raw_closed"] += 1
-                conn = RawConnection(url)
+                conn = RawConnection(url, namespace)
             try:
                 conn.send(frame)
             except (websocket.WebSocketConnectionClosedException, OSError):
@@ -527,6 +544,214 @@ def fuzz_raw(url: str, rng: random.Random, frames: int, stats: dict) -> None:
     finally:
         if conn is not None:
             conn.close()
+
+
+# -- /class ----------------------------------------------------------------------------------
+
+CLASS = "/class"
+CLASS_MESSAGES = int(os.environ.get("FUZZ_CLASS_EVENTS", 4_000))
+CLASS_RAW_FRAMES = 500
+CLASS_PER_CONNECTION = 150
+CLASS_WORKERS = 4
+CLASS_EVENTS = (
+    "join",
+    "heartbeat",
+    "settings",
+    "control",
+    "puzzle",
+    "close",
+    "solve",
+    "solved",
+    "start",
+    "credit",
+    "stop",
+)
+CLASS_ANSWERED = {*CLASS_EVENTS, "connect", "disconnect"}
+CLASS_STARTS = {"join", "start", "solve"}  # what counts against the start burst
+# /watch's codes plus the class ones; "internal" (a handler that raised) is a bug
+CLASS_CODES = CODES | {
+    "unknown-room",
+    "expired",
+    "bad-token",
+    "not-joined",
+    "not-teacher",
+    "stale",
+    "bad-puzzle",
+    "no-puzzle",
+    "bad-name",
+    "full",
+    "unknown-entry",
+    "not-solved",
+}
+
+
+def open_class_room(url: str) -> tuple[str, str]:
+    """``POST /class/new`` without following the redirect: (code, teacher token)."""
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    try:
+        conn.request("POST", "/class/new", headers={"Content-Length": "0"})
+        response = conn.getresponse()
+        assert response.status == 303, response.status
+        path, token = response.getheader("Location").split("#token=")
+    finally:
+        conn.close()
+    return path.split("/")[2], token
+
+
+@dataclass
+class ClassScene:
+    """What one fuzz connection knows: its room, token and the ids it has seen."""
+
+    code: str
+    token: str
+    games: list = field(default_factory=list)
+    gen: int = 1
+
+
+def valid_class(event: str, rng: random.Random, scene: ClassScene):
+    run = rng.choice(["a1", "b2", "r-1", "nope"])
+    if event == "join":
+        token = rng.choice(
+            [scene.token, scene.token, None, scene.token[:-1] + "A", "", "x" * 129, 7]
+        )
+        code = rng.choice([scene.code] * 4 + [scene.code.lower(), " " + scene.code, "ZZZZZZ"])
+        return {"code": code} if token is None else {"code": code, "token": token}
+    if event == "settings":
+        return {
+            "rows": rng.randint(3, 8),
+            "cols": rng.randint(3, 8),
+            "start": [rng.randint(0, 2), rng.randint(0, 2)],
+            "algorithm": rng.choice(["seed", "warnsdorff", "construct"]),
+            "closed": rng.random() < 0.3,
+            "pruning": rng.random() < 0.5,
+        }
+    if event == "control":
+        return {
+            "gen": rng.choice([scene.gen, scene.gen, scene.gen + 1, 0]),
+            "index": rng.randint(0, 500),
+            "playing": rng.random() < 0.5,
+            "speed": rng.choice([None, 1, 60, 1000]),
+            "frontier": rng.randint(0, 500),
+        }
+    if event == "puzzle":
+        if rng.random() < 0.1:
+            return None
+        return {
+            "rows": rng.randint(3, 20),
+            "cols": rng.randint(3, 20),
+            "closed": rng.random() < 0.3,
+            "start": [rng.randint(0, 3), rng.randint(0, 3)],
+        }
+    if event == "solve":
+        return {"name": rng.choice(["Ann", "李雷", "x" * 24, "x" * 25, "", " ", "🐴"])}
+    if event == "solved":
+        return {"game": rng.choice([*scene.games, "no-such-game", "x" * 65])}
+    if event == "start":
+        return {"run": run, "window": rng.randint(1, 200)}
+    if event == "credit":
+        return {"run": run, "events": rng.randint(1, 2000)}
+    if event in ("stop",):
+        return {"run": run}
+    return {}  # heartbeat, close
+
+
+def class_message(rng: random.Random, scene: ClassScene, starts_left: int) -> tuple[str, tuple]:
+    while True:
+        roll = rng.random()
+        if roll < 0.88:
+            event = rng.choice(CLASS_EVENTS)
+            if event in CLASS_STARTS and starts_left <= 0:
+                event = "heartbeat"
+            if event == "close" and rng.random() < 0.8:  # rare: it ends the room
+                event = "heartbeat"
+        elif roll < 0.96:
+            event = rng.choice(UNKNOWN_EVENTS)
+        else:
+            event = "".join(chr(rng.randint(32, 0x2FFF)) for _ in range(rng.randint(1, 40)))
+        shape = rng.random()
+        if event in CLASS_EVENTS and shape < 0.7:
+            payload = valid_class(event, rng, scene)
+            if isinstance(payload, dict) and rng.random() < 0.6:
+                payload = mutate(payload, rng)
+            args = (payload,)
+        elif shape < 0.85:
+            args = (random_value(rng),)
+        elif shape < 0.95:
+            args = tuple(random_value(rng) for _ in range(rng.randint(2, 4)))
+        else:
+            args = ()
+        if encoded_size(event, args) < MAX_FRAME:
+            return event, args
+
+
+def class_connection(url: str, rng: random.Random) -> tuple[FuzzConnection, ClassScene]:
+    """A /class connection as a teacher, a student, a wrong token or not joined at all."""
+    code, token = open_class_room(url)
+    scene = ClassScene(code, token)
+    lang = rng.choice(["", "?lang=en", "?lang=zh", "?lang=xx"])
+    conn = FuzzConnection(url + lang, CLASS, CLASS_ANSWERED)
+    return conn, scene
+
+
+def fuzz_class(url: str, rng: random.Random, messages: int, stats: dict) -> list[str]:
+    problems: list[str] = []
+    while stats["events"] < messages:
+        conn, scene = class_connection(url, rng)
+        sent: list = []
+        try:
+            starts_left = STARTS_PER_CONNECTION
+            role = rng.random()
+            if role < 0.85:  # joined first: teacher, student or a wrong token
+                token = scene.token if role < 0.45 else None if role < 0.75 else "wrong"
+                payload = (
+                    {"code": scene.code} if token is None else {"code": scene.code, "token": token}
+                )
+                conn.send("join", (payload,))
+                sent.append(("join", payload))
+                starts_left -= 1
+                stats["events"] += 1
+                if not conn.wait_acks(1):
+                    problems.append("a join got no answer")
+            if role < 0.45 and rng.random() < 0.7:  # a puzzle, so solve / solved go further
+                conn.send("puzzle", ({"rows": 5, "cols": 5, "closed": False, "start": [0, 0]},))
+                sent.append(("puzzle", None))
+                stats["events"] += 1
+            for _ in range(min(CLASS_PER_CONNECTION, messages - stats["events"])):
+                event, args = class_message(rng, scene, starts_left)
+                starts_left -= event in CLASS_STARTS
+                if conn.send(event, args):
+                    sent.append((event, args))
+                else:
+                    stats["dropped"] += 1
+                stats["events"] += 1
+                if event in ("solve", "settings") and rng.random() < 0.5:
+                    conn.wait_acks(len(sent))  # learn the game id / generation
+                    with conn.lock:
+                        for answer in conn.answered.values():
+                            body = answer[0] if answer and isinstance(answer[0], dict) else {}
+                            if isinstance(body.get("game"), str):
+                                scene.games.append(body["game"])
+                            state = body.get("state")
+                            if isinstance(state, dict) and isinstance(state.get("gen"), int):
+                                scene.gen = max(scene.gen, state["gen"])
+            if not conn.wait_acks(len(sent)):
+                missing = conn.unanswered()
+                problems.append(
+                    f"/class: {len(missing)} of {len(sent)} got no answer: {missing!r:.300}"
+                )
+            problems += [f"/class: {p}" for p in check_answers(conn, CLASS_EVENTS, CLASS_CODES)]
+        finally:
+            conn.close()
+        stats["acks"] += len(conn.acks)
+        stats["refused"] += sum(
+            1 for a in conn.acks if a and isinstance(a[0], dict) and a[0].get("ok") is False
+        )
+        stats["accepted"] += sum(
+            1 for a in conn.acks if a and isinstance(a[0], dict) and a[0].get("ok") is True
+        )
+        stats["error_events"] += len(conn.errors)
+    return problems
 
 
 # -- the test --------------------------------------------------------------------------------
@@ -593,6 +818,86 @@ def test_fuzz_watch_socket(server):
 
     # no stuck task: every run and connection thread has ended (engine.io's ping threads,
     # a 25 s sleep each, are left out: tests/web/test_churn.py waits for those too)
+    busy = server.settle_threads(baseline, timeout=10, busy=True)
+    assert busy <= baseline, f"FUZZ_SEED={SEED}: {busy} busy threads, baseline {baseline}"
+    assert server.alive()
+    found = tracebacks(server.stderr())
+    assert not found, f"FUZZ_SEED={SEED}: {len(found)} tracebacks, the first:\n{found[0]}"
+
+
+def test_fuzz_class_socket(server):
+    """Every /class event (docs/protocol.md "Class rooms") from teachers, students, wrong
+    tokens and connections that never joined: the same checks as on /watch."""
+    print(f"FUZZ_SEED={SEED}")
+    url = server.url
+    # warm up (a room, a joined teacher) and take the baseline of busy threads
+    warm, scene = class_connection(url, random.Random(SEED))
+    warm.send("join", ({"code": scene.code, "token": scene.token},))
+    assert warm.wait_acks(1) and warm.acks[0][0]["ok"], warm.acks
+    warm.close()
+    baseline = previous = -1
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        baseline = server.busy_threads()
+        if baseline == previous:
+            break
+        previous = baseline
+        time.sleep(0.3)
+
+    keys = ("events", "dropped", "acks", "refused", "accepted", "error_events", "raw")
+    stats = dict.fromkeys((*keys, "raw_closed"), 0)
+    problems: list[str] = []
+    lock = threading.Lock()
+    began = time.monotonic()
+
+    def work(index: int) -> None:
+        rng = random.Random(SEED * 100 + 50 + index)
+        local = dict.fromkeys(stats, 0)
+        try:
+            if index == CLASS_WORKERS:
+                found = []
+                fuzz_raw(url, rng, CLASS_RAW_FRAMES, local, CLASS)
+            else:
+                found = fuzz_class(url, rng, CLASS_MESSAGES // CLASS_WORKERS, local)
+        except Exception as err:  # reported with the seed below
+            found = [f"class worker {index}: {err!r}"]
+        with lock:
+            problems.extend(found)
+            for key, value in local.items():
+                stats[key] += value
+
+    workers = [threading.Thread(target=work, args=(i,)) for i in range(CLASS_WORKERS + 1)]
+    for thread in workers:
+        thread.start()
+    for thread in workers:
+        thread.join(200)
+    seconds = time.monotonic() - began
+    print(f"{stats} in {seconds:.1f} s")
+    assert not problems, f"FUZZ_SEED={SEED}: {problems[:10]}"
+    assert stats["events"] >= CLASS_MESSAGES - CLASS_WORKERS
+    assert stats["acks"] == stats["events"] - stats["dropped"]
+    assert stats["accepted"] > 0  # the valid messages got through, not only refusals
+
+    # still responsive: a teacher joins a new room and its demo run streams to the end
+    code, token = open_class_room(url)
+    client = socketio.Client(reconnection=False)
+    done = threading.Event()
+    client.on("done", lambda data: done.set(), namespace=CLASS)
+    client.on("batch", lambda data: None, namespace=CLASS)
+    try:
+        client.connect(url, namespaces=[CLASS], transports=["websocket"], wait_timeout=5)
+        joined = client.call("join", {"code": code, "token": token}, namespace=CLASS, timeout=10)
+        assert joined["ok"] and joined["role"] == "teacher", joined
+        settings = {"rows": 5, "cols": 5, "start": [0, 0], "algorithm": "warnsdorff"}
+        settings |= {"closed": False, "pruning": True}
+        assert client.call("settings", settings, namespace=CLASS, timeout=10)["ok"]
+        ack = client.call("start", {"run": "after", "window": 200}, namespace=CLASS, timeout=10)
+        assert ack["ok"], ack
+        assert done.wait(30), "the class run after the fuzzing did not finish"
+    finally:
+        with contextlib.suppress(Exception):
+            client.disconnect()
+
     busy = server.settle_threads(baseline, timeout=10, busy=True)
     assert busy <= baseline, f"FUZZ_SEED={SEED}: {busy} busy threads, baseline {baseline}"
     assert server.alive()
