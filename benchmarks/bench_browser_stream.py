@@ -57,7 +57,7 @@ def measure(browser, base: str) -> tuple[int, float]:
     try:
         page.goto(f"{base}/watch?{QUERY}")
         page.wait_for_function(
-            "document.querySelector('[data-side=a]').dataset.runMs", timeout=180_000
+            "() => document.querySelector('[data-side=a]').dataset.runMs", timeout=180_000
         )
         events, ms, status = page.evaluate(
             """() => { const lane = document.querySelector('[data-side=a]');
