@@ -14,6 +14,7 @@ after a grace period; nothing is left running whatever the test did.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
 import platform
 import re
@@ -26,6 +27,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import psutil
 
@@ -194,6 +196,15 @@ class ServerProcess:
             count = count_of()
         return count
 
+    def steady_busy_threads(self, timeout: float = 10.0) -> int:
+        """:meth:`busy_threads` once two readings 0.3 s apart agree: a test's baseline."""
+        count, previous = self.busy_threads(), -1
+        deadline = time.monotonic() + timeout
+        while count != previous and time.monotonic() < deadline:
+            time.sleep(0.3)
+            previous, count = count, self.busy_threads()
+        return count
+
     def stderr(self) -> str:
         return self.stderr_path.read_text(errors="replace")
 
@@ -298,6 +309,20 @@ def start_servers(
             server.stop()
         raise
     return started
+
+
+def open_class_room(url: str) -> tuple[str, str]:
+    """``POST /class/new`` without following the redirect: (code, teacher token)."""
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    try:
+        conn.request("POST", "/class/new", headers={"Content-Length": "0"})
+        response = conn.getresponse()
+        assert response.status == 303, response.status
+        path, token = response.getheader("Location").split("#token=")
+    finally:
+        conn.close()
+    return path.split("/")[2], token
 
 
 def tracebacks(text: str) -> list[str]:

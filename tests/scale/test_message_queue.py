@@ -8,12 +8,10 @@ python-socketio clients to them over websockets.
 from __future__ import annotations
 
 import functools
-import http.client
 import json
 import threading
 import time
 import urllib.request
-from urllib.parse import urlsplit
 
 import pytest
 import socketio
@@ -23,7 +21,7 @@ from benchmarks.bench_stream import WatchClient, start_payload
 from server.engine.board import Board
 from server.engine.search import solve
 
-from .servers import start_redis, start_servers, tracebacks
+from .servers import open_class_room, start_redis, start_servers, tracebacks
 
 NAMESPACE = "/watch"
 CHANNEL = "flask-socketio"  # Flask-SocketIO's default channel on the queue
@@ -201,20 +199,6 @@ def test_redis_outage_degrades_and_recovers(server_processes, tmp_path):
 
 
 # -- class rooms across processes --------------------------------------------------------------
-
-
-def open_class_room(url: str) -> tuple[str, str]:
-    """``POST /class/new`` without following the redirect: (code, teacher token)."""
-    parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
-    try:
-        conn.request("POST", "/class/new", headers={"Content-Length": "0"})
-        response = conn.getresponse()
-        assert response.status == 303, response.status
-        path, token = response.getheader("Location").split("#token=")
-    finally:
-        conn.close()
-    return path.split("/")[2], token
 
 
 class ClassMember:

@@ -27,7 +27,7 @@ import socketio
 from server.engine.board import Board
 from server.engine.search import solve
 
-from .servers import free_port, start_servers, tracebacks
+from .servers import free_port, open_class_room, start_servers, tracebacks
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -118,19 +118,6 @@ def http_json(method: str, url: str, body: dict | None = None) -> tuple[int, dic
         return response.status, json.loads(response.read() or b"{}")
     finally:
         conn.close()
-
-
-def open_class_room(url: str) -> tuple[str, str]:
-    parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
-    try:
-        conn.request("POST", "/class/new", headers={"Content-Length": "0"})
-        response = conn.getresponse()
-        assert response.status == 303, response.status
-        path, token = response.getheader("Location").split("#token=")
-    finally:
-        conn.close()
-    return path.split("/")[2], token
 
 
 def test_the_app_runs_on_postgresql(postgres, tmp_path):

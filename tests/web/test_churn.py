@@ -69,14 +69,7 @@ def test_churn_leaves_no_task_thread_or_socket_behind(server):
         cycle(url, i)
     # the baseline: what stays once every connection and run of the warm-up has ended
     # (its ping threads may still sleep: they are not counted as busy)
-    baseline = previous = -1
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        baseline = server.busy_threads()
-        if baseline == previous:
-            break
-        previous = baseline
-        time.sleep(0.3)
+    baseline = server.steady_busy_threads()
     baseline_fds = process.num_fds()
 
     kinds: dict[str, int] = {}

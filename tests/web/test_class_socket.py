@@ -445,7 +445,7 @@ def test_a_solved_puzzle_reaches_the_teachers_leaderboard(live, members):
 def test_a_room_spans_server_processes(tmp_path):
     """Teacher on one process, students on another: one Redis queue, one database."""
     pytest.importorskip("redis")
-    from tests.scale.servers import redis_binary, start_redis, start_servers
+    from tests.scale.servers import open_class_room, redis_binary, start_redis, start_servers
 
     if redis_binary() is None:
         pytest.skip("redis-server is not installed")
@@ -455,7 +455,7 @@ def test_a_room_spans_server_processes(tmp_path):
     try:
         servers = start_servers(tmp_path / "servers", 2, redis.url, None)
         a, b = servers
-        code, token = _open_room_over(a.url)
+        code, token = open_class_room(a.url)
         teacher = Member(a.url)
         opened.append(teacher)
         assert teacher.call("join", {"code": code, "token": token})["role"] == "teacher"
@@ -511,19 +511,3 @@ def test_a_room_spans_server_processes(tmp_path):
         for server in servers:
             server.stop()
         redis.stop()
-
-
-def _open_room_over(url: str) -> tuple[str, str]:
-    """POST /class/new without following the redirect: (code, token) from its Location."""
-
-    class NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None
-
-    request = urllib.request.Request(f"{url}/class/new", method="POST", data=b"")
-    try:
-        urllib.request.build_opener(NoRedirect).open(request)
-    except urllib.error.HTTPError as err:
-        path, token = err.headers["Location"].split("#token=")
-        return path.rstrip("/").split("/")[-2], token
-    raise AssertionError("expected a redirect")

@@ -25,14 +25,12 @@ is random unless ``FUZZ_SEED`` is set; a failure prints it.
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
 import random
 import threading
 import time
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 import pytest
 import socketio
@@ -40,7 +38,7 @@ import websocket
 from socketio.packet import EVENT, Packet
 
 from benchmarks.bench_stream import WatchClient, start_payload
-from tests.scale.servers import start_servers, tracebacks
+from tests.scale.servers import open_class_room, start_servers, tracebacks
 
 NAMESPACE = "/watch"
 EVENT_MESSAGES = int(os.environ.get("FUZZ_EVENTS", 9_000))  # through python-socketio clients
@@ -585,20 +583,6 @@ CLASS_CODES = CODES | {
 }
 
 
-def open_class_room(url: str) -> tuple[str, str]:
-    """``POST /class/new`` without following the redirect: (code, teacher token)."""
-    parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
-    try:
-        conn.request("POST", "/class/new", headers={"Content-Length": "0"})
-        response = conn.getresponse()
-        assert response.status == 303, response.status
-        path, token = response.getheader("Location").split("#token=")
-    finally:
-        conn.close()
-    return path.split("/")[2], token
-
-
 @dataclass
 class ClassScene:
     """What one fuzz connection knows: its room, token and the ids it has seen."""
@@ -762,14 +746,7 @@ def test_fuzz_watch_socket(server):
     url = server.url
     # warm up and take the baseline of busy threads (see tests/scale/servers.py)
     WatchClient(url).close()
-    baseline = previous = -1
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        baseline = server.busy_threads()
-        if baseline == previous:
-            break
-        previous = baseline
-        time.sleep(0.3)
+    baseline = server.steady_busy_threads()
 
     stats = dict.fromkeys(
         ("events", "dropped", "acks", "refused", "error_events", "oversized", "raw", "raw_closed"),
@@ -835,14 +812,7 @@ def test_fuzz_class_socket(server):
     warm.send("join", ({"code": scene.code, "token": scene.token},))
     assert warm.wait_acks(1) and warm.acks[0][0]["ok"], warm.acks
     warm.close()
-    baseline = previous = -1
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        baseline = server.busy_threads()
-        if baseline == previous:
-            break
-        previous = baseline
-        time.sleep(0.3)
+    baseline = server.steady_busy_threads()
 
     keys = ("events", "dropped", "acks", "refused", "accepted", "error_events", "raw")
     stats = dict.fromkeys((*keys, "raw_closed"), 0)
