@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from ..engine.board import Board
 from ..engine.hints import hint
-from ..engine.theory import tour_verdict
+from ..engine.theory import closed_tour_verdict, open_start_squares, tour_verdict
 
 MIN_SIDE, MAX_SIDE = 3, 20
 CHECK_SECONDS = 0.5  # look-ahead per move for the early warning
@@ -163,11 +163,10 @@ def random_first_move(state: GameState, now: float, *, rng=None, check=CHECK_SEC
 
 def _hopeful_starts(state: GameState) -> list[int]:
     """Start squares from which theory does not rule a tour out."""
-    return [
-        sq
-        for sq in state.board.squares()
-        if tour_verdict(state.rows, state.cols, closed=state.closed, start=sq).possible
-    ]
+    if state.closed:  # a closed tour passes every square: the start does not matter
+        feasible = closed_tour_verdict(state.rows, state.cols)
+        return list(state.board.squares()) if feasible else []
+    return sorted(open_start_squares(state.rows, state.cols))
 
 
 def _place(state: GameState, sq: int, now: float, check: float) -> None:
