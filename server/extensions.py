@@ -32,7 +32,7 @@ def cors_origins(value):
 
 def init_socketio(app: Flask) -> None:
     """Bind ``socketio`` to ``app`` and register the /watch handlers and run registry."""
-    from .web import watch_socket
+    from .web import socket_guards, watch_socket
 
     socketio.init_app(
         app,
@@ -41,6 +41,7 @@ def init_socketio(app: Flask) -> None:
         cors_allowed_origins=cors_origins(app.config.get("SOCKETIO_CORS_ALLOWED_ORIGINS")),
         max_http_buffer_size=MAX_MESSAGE_BYTES,
     )
+    socket_guards.install(socketio.server)
     watch_socket.init_app(app)
 
 
