@@ -304,12 +304,30 @@ def credit_ceiling(room: ClassRoom, at: float, slack: int) -> int:
 
 # -- presence ------------------------------------------------------------------------------
 def enter(code: str, sid: str, role: str, at: float) -> None:
-    row = db.session.get(ClassPresence, sid)
-    if row is None:
-        db.session.add(ClassPresence(sid=sid, code=code, role=role, last_seen=at))
-    else:
-        row.code, row.role, row.last_seen = code, role, at
+    """Record (or refresh) the connection's presence in a room, in one statement.
+
+    A connection's events run concurrently: a heartbeat can arrive while its join is
+    still committing, so a read-then-insert would race into a duplicate key.  An
+    ``INSERT ... ON CONFLICT DO UPDATE`` (SQLite and PostgreSQL both have it) cannot.
+    """
+    values = {"sid": sid, "code": code, "role": role, "last_seen": at}
+    statement = _insert_for(db.session.get_bind().dialect.name)(ClassPresence).values(values)
+    statement = statement.on_conflict_do_update(
+        index_elements=[ClassPresence.sid],
+        set_={"code": code, "role": role, "last_seen": at},
+    )
+    db.session.execute(statement)
     db.session.commit()
+
+
+def _insert_for(dialect: str):
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert
+    else:  # pragma: no cover - the supported databases are SQLite and PostgreSQL
+        raise RuntimeError(f"class rooms need SQLite or PostgreSQL, not {dialect}")
+    return insert
 
 
 def heartbeat(sid: str, at: float) -> bool:
@@ -322,12 +340,10 @@ def heartbeat(sid: str, at: float) -> bool:
 
 
 def leave(sid: str) -> str | None:
-    """Forget the connection; the room code it was in, if any."""
-    row = db.session.get(ClassPresence, sid)
-    if row is None:
-        return None
-    code = row.code
-    db.session.delete(row)
+    """Forget the connection; the room code it was in, if any (a bulk delete: no race)."""
+    code = db.session.execute(
+        delete(ClassPresence).where(ClassPresence.sid == sid).returning(ClassPresence.code)
+    ).scalar()
     db.session.commit()
     return code
 

@@ -280,8 +280,8 @@ def on_join(rooms: Classroom, member: Member, payload):
 def on_heartbeat(rooms: Classroom, member: Member, payload):
     at = service.now()
     room = _room(rooms, member)
-    if not service.heartbeat(request.sid, at):
-        service.enter(room.code, request.sid, member.role, at)
+    if not service.heartbeat(request.sid, at) and request.sid in rooms.members:
+        service.enter(room.code, request.sid, member.role, at)  # swept: not if it just left
     answer = {"ok": True}
     if member.role == "teacher":
         service.touch(room, at)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
+from sqlalchemy import select
 
 from server.classroom import service
 from server.classroom.models import ClassEntry, ClassPresence, ClassRoom
@@ -135,6 +137,40 @@ def test_students_are_counted_by_fresh_heartbeats(ctx):
     assert service.leave("a") == code and service.leave("a") is None
     assert service.student_count(code, T0 + 70) == 0
     assert not service.heartbeat("nobody", T0)
+
+
+def test_entering_races_safely_on_one_connection(app):
+    """A join and a heartbeat of one connection run concurrently; both record presence.
+
+    The old read-then-insert raced into a duplicate key (found by the /class fuzzer).
+    """
+    with app.app_context():
+        code = service.open_room(T0).code
+    sids = [f"sid-{n}" for n in range(12)]
+    barrier = threading.Barrier(8)
+    failures: list[BaseException] = []
+
+    def enter_all(worker: int) -> None:
+        with app.app_context():
+            barrier.wait()
+            for sid in sids:
+                try:
+                    service.enter(code, sid, "student", T0 + worker)
+                except BaseException as err:  # reported below
+                    failures.append(err)
+                    db.session.rollback()
+
+    threads = [threading.Thread(target=enter_all, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not failures, failures[:3]
+    with app.app_context():
+        assert service.student_count(code, T0 + 1) == len(sids)
+        assert {row.sid for row in db.session.scalars(select(ClassPresence))} == set(sids)
+        assert all(service.leave(sid) == code for sid in sids)
+        assert service.leave(sids[0]) is None
 
 
 def play_through(game_id: str, tour: list[int], cols: int) -> None:
