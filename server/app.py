@@ -43,4 +43,9 @@ def create_app(config: dict | None = None) -> Flask:
 
     class_pages.register(app)  # class rooms: /class pages and the /class namespace
     class_socket.init_app(app)
+    if app.config["PROXY_FIX"]:  # outermost, so HTTP and Socket.IO both see the real client
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        hops = app.config["PROXY_FIX"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     return app

@@ -16,6 +16,8 @@ DEFAULTS = {
     "SOCKETIO_MESSAGE_QUEUE": None,
     "SOCKETIO_CORS_ALLOWED_ORIGINS": None,  # None = same origin only
     "RATE_LIMIT_GAMES": "60/minute",  # new games per client address (server/web/ratelimit.py)
+    "RATE_LIMIT_STORAGE": None,  # None = the Redis message queue if any, else memory
+    "PROXY_FIX": 0,  # trusted reverse proxies in front (X-Forwarded-For/-Proto/-Host)
 }
 
 # Read from the environment when set (all strings; numeric ones are parsed where used).
@@ -26,6 +28,8 @@ ENV_KEYS = (
     "SECRET_KEY",
     "RATE_LIMIT_GAMES",
     "RATE_LIMIT_CLASS_ROOMS",
+    "RATE_LIMIT_STORAGE",  # a limits storage URI: memory:// or redis://host:port/db
+    "PROXY_FIX",  # how many reverse proxies to trust (0: none, the default)
     "CLASS_ROOM_TTL",  # seconds
 )
 
@@ -49,9 +53,25 @@ def build_config(instance_path: Path, overrides: dict | None) -> dict:
         if os.environ.get(key):
             config[key] = os.environ[key]
     config.update(overrides or {})
-    from .web.ratelimit import parse_rate
-
-    parse_rate(config.get("RATE_LIMIT_GAMES"))  # a bad value fails at start, not per request
+    check(config)  # a bad value fails at start, not per request
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = load_secret_key(instance_path)
     return config
+
+
+def check(config: dict) -> None:
+    """Parse the values read per request once, at start: ValueError with a one-line reason."""
+    from .web.ratelimit import check_storage_uri, parse_rate, storage_uri
+
+    for key in ("RATE_LIMIT_GAMES", "RATE_LIMIT_CLASS_ROOMS"):
+        try:
+            parse_rate(config.get(key))
+        except ValueError as err:
+            raise ValueError(f"{key}: {err}") from None
+    check_storage_uri(storage_uri(config))
+    proxies = config.get("PROXY_FIX") or 0
+    if isinstance(proxies, str) and proxies.strip().isdigit():
+        proxies = int(proxies)
+    if isinstance(proxies, bool) or not isinstance(proxies, int) or not 0 <= proxies <= 10:
+        raise ValueError(f"PROXY_FIX must be a number of proxies from 0 to 10, got {proxies!r}")
+    config["PROXY_FIX"] = proxies

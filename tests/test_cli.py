@@ -162,7 +162,13 @@ def test_serve_prints_url_serves_and_stops_on_sigterm(tmp_path):
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("RATE_LIMIT_GAMES", "often"), ("SOCKETIO_CORS_ALLOWED_ORIGINS", "*")],
+    [
+        ("RATE_LIMIT_GAMES", "often"),
+        ("RATE_LIMIT_CLASS_ROOMS", "3/fortnight"),
+        ("RATE_LIMIT_STORAGE", "memcached://cache:11211"),
+        ("PROXY_FIX", "yes"),
+        ("SOCKETIO_CORS_ALLOWED_ORIGINS", "*"),
+    ],
 )
 def test_serve_refuses_bad_configuration_in_one_line(tmp_path, key, value):
     env = {**os.environ, key: value, "INSTANCE_PATH": str(tmp_path)}

@@ -1,4 +1,4 @@
-"""A small in-process sliding-window rate limiter, per client, for costly intentions.
+"""Per-client rate limits for costly intentions, on the ``limits`` library (Flask-Limiter's core).
 
 Usage in a view::
 
@@ -10,36 +10,42 @@ Usage in a view::
         ...
 
 The config value is ``"<count>/<period>"`` (period: ``second``, ``minute``, ``hour``,
-``day`` or a number of seconds, e.g. ``"30/minute"``, ``"5/10"``), a bare count per
-minute (``30``), or ``None`` / ``0`` / ``""`` to switch the limit off.  Each app has its
-own limiters (``app.extensions["ratelimit"]``), so tests never share counts.
+``day`` or a whole number of seconds, e.g. ``"30/minute"``, ``"5/10"``), a bare count per
+minute (``30``), or ``None`` / ``0`` / ``""`` to switch the limit off.
 
-The window slides: a client may make ``count`` requests in any ``period`` seconds; the
-``Retry-After`` is the time until its oldest counted request leaves the window.
-Memory is bounded: at most ``count`` timestamps per client and ``MAX_CLIENTS`` clients
-(idle clients are forgotten first).  Counts live in this process: with several worker
-processes each one counts on its own (a shared store would be needed for a global
-limit).  The client is ``request.remote_addr``; behind a reverse proxy wrap the app in
-werkzeug's ``ProxyFix`` so that is the real client, not the proxy.
+The window moves (``limits``' moving-window strategy): a client may make ``count``
+requests in any ``period`` seconds, and ``Retry-After`` is the time until its oldest
+counted request leaves the window.
 
-Reusable outside HTTP views (Socket.IO handlers): ``limiter(app, name).hit(key)``
-returns ``None`` when allowed, else the seconds to wait.
+Where the counts live is ``RATE_LIMIT_STORAGE``, a ``limits`` storage URI.  By default
+it is this process's memory, or, when the Socket.IO message queue is a Redis URL, that
+Redis, so several server processes count together (a client cannot multiply its
+allowance by landing on other workers).  Each app has its own in-memory storage, so
+tests never share counts.  If the shared store is unreachable the limit lets requests
+through (logged): a broken limiter must not take the game down.
+
+The client is ``request.remote_addr``; behind a reverse proxy set ``PROXY_FIX`` (see
+server/app.py) so that is the real client, not the proxy.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 import threading
 import time
-from collections import OrderedDict, deque
-from collections.abc import Callable
 
 from flask import Flask, current_app, request
+from limits import RateLimitItemPerSecond
+from limits.storage import Storage, storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 
-PERIODS = {"second": 1.0, "minute": 60.0, "hour": 3600.0, "day": 86400.0}
-RATE = re.compile(r"\s*(\d+)\s*(?:/|per)\s*(\d+(?:\.\d+)?|[a-z]+)\s*")
-MAX_CLIENTS = 10_000
+log = logging.getLogger(__name__)
+
+PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+RATE = re.compile(r"\s*(\d+)\s*(?:/|per)\s*(\d+|[a-z]+)\s*")
+MEMORY = "memory://"
 _CREATE = threading.Lock()
 
 
@@ -52,8 +58,8 @@ class RateLimited(Exception):
         self.retry_after = max(1, math.ceil(retry_after))
 
 
-def parse_rate(value) -> tuple[int, float] | None:
-    """``"30/minute"`` -> (30, 60.0); None when the limit is off."""
+def parse_rate(value) -> tuple[int, int] | None:
+    """``"30/minute"`` -> (30, 60); None when the limit is off; ValueError when malformed."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, bool):
@@ -61,14 +67,14 @@ def parse_rate(value) -> tuple[int, float] | None:
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)  # from the environment: a bare count per minute
     if isinstance(value, int):
-        count, period = value, 60.0
+        count, period = value, 60
     else:
         match = RATE.fullmatch(str(value).lower())
         if not match:
             raise ValueError(f"a rate limit must be like '30/minute', got {value!r}")
         count, unit = int(match[1]), match[2]
-        if unit[0].isdigit():
-            period = float(unit)
+        if unit.isdigit():
+            period = int(unit)
         elif unit.removesuffix("s") in PERIODS:
             period = PERIODS[unit.removesuffix("s")]
         else:
@@ -78,66 +84,68 @@ def parse_rate(value) -> tuple[int, float] | None:
     return (count, period) if count else None
 
 
-class SlidingWindowLimiter:
-    """At most ``count`` hits per key in any ``period`` seconds."""
+def storage_uri(config) -> str:
+    """``RATE_LIMIT_STORAGE``, else the message queue when it is Redis, else memory."""
+    configured = config.get("RATE_LIMIT_STORAGE")
+    if configured:
+        return str(configured)
+    queue = config.get("SOCKETIO_MESSAGE_QUEUE") or ""
+    if str(queue).startswith(("redis://", "rediss://", "unix://")):
+        return str(queue)
+    return MEMORY
 
-    def __init__(
-        self,
-        count: int,
-        period: float,
-        *,
-        clock: Callable[[], float] = time.monotonic,
-        max_keys: int = MAX_CLIENTS,
-    ) -> None:
-        self.count, self.period, self.clock, self.max_keys = count, period, clock, max_keys
-        self._hits: OrderedDict[str, deque[float]] = OrderedDict()  # least recently used first
-        self._lock = threading.Lock()
+
+def check_storage_uri(uri: str) -> None:
+    """ValueError for a URI ``limits`` cannot use (checked at start, not per request)."""
+    scheme = uri.split("://", 1)[0] if "://" in uri else ""
+    if scheme not in ("memory", "redis", "rediss", "unix"):
+        raise ValueError(f"RATE_LIMIT_STORAGE must be memory:// or a redis:// URL, got {uri!r}")
+
+
+class Limit:
+    """At most ``count`` hits per client in any ``period`` seconds, for config key ``name``."""
+
+    def __init__(self, name: str, count: int, period: int, storage: Storage) -> None:
+        self.name, self.count, self.period = name, count, period
+        self.item = RateLimitItemPerSecond(count, period, namespace="knights-tour")
+        self.strategy = MovingWindowRateLimiter(storage)
+        self._last_warning = float("-inf")
 
     def hit(self, key: str) -> float | None:
         """Count one hit for ``key``: None when allowed, else seconds until one would be."""
-        now = self.clock()
-        with self._lock:
-            hits = self._hits.get(key)
-            if hits is None:
-                self._make_room(now)
-                hits = self._hits[key] = deque()
-            else:
-                self._hits.move_to_end(key)
-            while hits and hits[0] <= now - self.period:
-                hits.popleft()
-            if len(hits) >= self.count:
-                return hits[0] + self.period - now
-            hits.append(now)
+        try:
+            if self.strategy.hit(self.item, self.name, key):
+                return None
+            reset_at = self.strategy.get_window_stats(self.item, self.name, key).reset_time
+        except Exception:  # the shared store is down: let the request through, say so
+            now = time.monotonic()
+            if now - self._last_warning > 60:
+                self._last_warning = now
+                log.warning("rate limit %s: storage unavailable, not limiting", self.name)
             return None
-
-    def _make_room(self, now: float) -> None:
-        """Forget idle clients, and the least recent ones beyond ``max_keys``: O(1) amortised.
-
-        Clients are kept in the order they were last seen, so the idle ones are in front.
-        """
-        while self._hits:
-            key, hits = next(iter(self._hits.items()))
-            if len(self._hits) < self.max_keys and hits and hits[-1] > now - self.period:
-                return
-            del self._hits[key]
+        return max(0.0, reset_at - time.time())
 
     def reset(self) -> None:
-        with self._lock:
-            self._hits.clear()
-
-    def __len__(self) -> int:
-        return len(self._hits)
+        self.strategy.storage.reset()
 
 
-def limiter(app: Flask, name: str) -> SlidingWindowLimiter | None:
-    """The app's limiter for config key ``name`` (None when that limit is off)."""
-    limiters = app.extensions.setdefault("ratelimit", {})
-    if name not in limiters:
+def _storage(app: Flask) -> Storage:
+    state = app.extensions.setdefault("ratelimit", {})
+    if "storage" not in state:
+        state["storage"] = storage_from_string(storage_uri(app.config))
+    return state["storage"]
+
+
+def limiter(app: Flask, name: str) -> Limit | None:
+    """The app's limit for config key ``name`` (None when that limit is off)."""
+    state = app.extensions.setdefault("ratelimit", {})
+    limits = state.setdefault("limits", {})
+    if name not in limits:
         with _CREATE:
-            if name not in limiters:
+            if name not in limits:
                 rate = parse_rate(app.config.get(name))
-                limiters[name] = SlidingWindowLimiter(*rate) if rate else None
-    return limiters[name]
+                limits[name] = Limit(name, *rate, _storage(app)) if rate else None
+    return limits[name]
 
 
 def client_key() -> str:

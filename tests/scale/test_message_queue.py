@@ -11,6 +11,7 @@ import functools
 import json
 import threading
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -170,6 +171,8 @@ def test_redis_outage_degrades_and_recovers(server_processes, tmp_path):
             assert all(listener.wait_for(1) for listener in listeners)
 
             own.stop()
+            # the shared rate-limit store is gone too: new games are let through, not 500s
+            assert create_status(a.url) == 201
             client = WatchClient(a.url)
             try:  # a run on a still streams to its own client
                 client.start(start_payload("o", rows=5, cols=5))
@@ -194,6 +197,47 @@ def test_redis_outage_degrades_and_recovers(server_processes, tmp_path):
         finally:
             a.stop()
             b.stop()
+    finally:
+        own.stop()
+
+
+# -- rate limits across processes ----------------------------------------------------------------
+
+
+def create_status(url: str) -> int:
+    """The status of ``POST /api/games`` (a 429 is an answer here, not an error)."""
+    try:
+        http_json("POST", f"{url}/api/games", {"rows": 5, "cols": 5})
+    except urllib.error.HTTPError as err:
+        assert err.code == 429 and json.loads(err.read())["code"] == "rate-limited"
+        return err.code
+    return 201
+
+
+def test_rate_limits_count_across_processes(tmp_path):
+    """With the Redis queue the processes count one client together: taking turns between
+    workers does not multiply its allowance.  With ``RATE_LIMIT_STORAGE=memory://`` each
+    process counts alone, which is what the shared count is for."""
+    own = start_redis(tmp_path / "limits-redis")  # its own: no counts from other tests
+    limit = {"RATE_LIMIT_GAMES": "4/minute"}
+    try:
+        shared = start_servers(tmp_path / "shared", 2, own.url, limit)
+        try:
+            statuses = [create_status(server.url) for server in shared * 4]
+            assert statuses == [201] * 4 + [429] * 4
+            assert_clean(*shared)
+        finally:
+            for server in shared:
+                server.stop()
+        alone = {**limit, "RATE_LIMIT_STORAGE": "memory://"}
+        separate = start_servers(tmp_path / "separate", 2, own.url, alone)
+        try:
+            statuses = [create_status(server.url) for server in separate * 5]
+            assert statuses == [201] * 8 + [429] * 2
+            assert_clean(*separate)
+        finally:
+            for server in separate:
+                server.stop()
     finally:
         own.stop()
 

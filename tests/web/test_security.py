@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+import socket
+import time
 
 import pytest
 
 from server.app import create_app
 from server.web import ratelimit
-from server.web.ratelimit import SlidingWindowLimiter, parse_rate
+from server.web.ratelimit import parse_rate
 from server.web.security import HEADERS
 
 ROOT_TEMPLATES = ("templates/base.html", "templates/index.html", "templates/watch.html")
@@ -30,6 +32,12 @@ def directives(policy: str) -> dict[str, list[str]]:
         name, *values = part.split()
         out[name] = values
     return out
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 # -- headers ------------------------------------------------------------------
@@ -129,41 +137,32 @@ def test_the_default_limit_is_sixty_games_a_minute(tmp_path, monkeypatch):
     (tests/browser creates fewer than 40 games in all, from one address)."""
     monkeypatch.delenv("RATE_LIMIT_GAMES", raising=False)
     app = create_app({"INSTANCE_PATH": str(tmp_path / "default")})
-    assert parse_rate(app.config["RATE_LIMIT_GAMES"]) == (60, 60.0)
+    assert parse_rate(app.config["RATE_LIMIT_GAMES"]) == (60, 60)
 
 
-def test_the_window_slides():
-    now = [100.0]
-    limiter = SlidingWindowLimiter(2, 10.0, clock=lambda: now[0])
-    assert limiter.hit("a") is None
-    now[0] = 105.0
-    assert limiter.hit("a") is None
-    assert limiter.hit("a") == pytest.approx(5.0)  # the first hit leaves at 110
-    now[0] = 110.0
-    assert limiter.hit("a") is None  # the first hit left the window
-    assert limiter.hit("a") == pytest.approx(5.0)
-    assert limiter.hit("b") is None
-
-
-def test_memory_stays_bounded_with_many_clients():
-    now = [0.0]
-    limiter = SlidingWindowLimiter(1, 60.0, clock=lambda: now[0], max_keys=100)
-    for i in range(1000):
-        now[0] += 0.001
-        limiter.hit(f"10.0.{i // 256}.{i % 256}")
-    assert len(limiter) == 100
-    assert limiter.hit("10.0.3.231") is not None  # the most recent client is still counted
+def test_the_window_moves(tmp_path):
+    """Two a second: the third is refused until the first leaves the window (a real wait)."""
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "moving"), "RATE_LIMIT_GAMES": "2/1"})
+    client = app.test_client()
+    assert create(client).status_code == 201
+    assert create(client).status_code == 201
+    refused = create(client)
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "1"
+    time.sleep(1.05)
+    assert create(client).status_code == 201  # the first left the window
+    assert create(client).status_code == 201  # and the second (refusals are not counted)
+    assert create(client).status_code == 429
 
 
 @pytest.mark.parametrize(
     "value, rate",
     [
-        ("30/minute", (30, 60.0)),
-        ("30 per minute", (30, 60.0)),
-        ("5/10", (5, 10.0)),
-        ("100/hours", (100, 3600.0)),
-        (30, (30, 60.0)),
-        ("45", (45, 60.0)),
+        ("30/minute", (30, 60)),
+        ("30 per minute", (30, 60)),
+        ("5/10", (5, 10)),
+        ("100/hours", (100, 3600)),
+        (30, (30, 60)),
+        ("45", (45, 60)),
         (None, None),
         ("", None),
         (0, None),
@@ -174,34 +173,103 @@ def test_rate_syntax(value, rate):
     assert parse_rate(value) == rate
 
 
-@pytest.mark.parametrize("value", ["fast", "3/fortnight", "3/0", "-1/minute", True, -3])
+@pytest.mark.parametrize("value", ["fast", "3/fortnight", "3/0", "-1/minute", "3/0.5", True, -3])
 def test_a_bad_rate_fails_at_start(tmp_path, value):
     with pytest.raises(ValueError):
         parse_rate(value)
-    with pytest.raises(ValueError):
-        create_app({"INSTANCE_PATH": str(tmp_path / "bad"), "RATE_LIMIT_GAMES": value})
+    for key in ("RATE_LIMIT_GAMES", "RATE_LIMIT_CLASS_ROOMS"):
+        with pytest.raises(ValueError, match=key):
+            create_app({"INSTANCE_PATH": str(tmp_path / "bad"), key: value})
 
 
 def test_the_limiter_is_reusable_outside_views(app):
     with app.app_context():
         active = ratelimit.limiter(app, "RATE_LIMIT_GAMES")
-    assert active is not None and (active.count, active.period) == (3, 60.0)
+    assert active is not None and (active.count, active.period) == (3, 60)
     with app.test_request_context(environ_base={"REMOTE_ADDR": "198.51.100.9"}):
         for _ in range(3):
             ratelimit.limit("RATE_LIMIT_GAMES")
         with pytest.raises(ratelimit.RateLimited) as refused:
             ratelimit.limit("RATE_LIMIT_GAMES")
-    assert refused.value.retry_after >= 1
+    assert 55 <= refused.value.retry_after <= 60  # the first hit leaves in a minute
 
 
-def test_idle_clients_are_forgotten():
-    now = [0.0]
-    limiter = SlidingWindowLimiter(2, 60.0, clock=lambda: now[0])
-    for i in range(50):
-        limiter.hit(f"198.51.100.{i}")
-    now[0] = 61.0
-    limiter.hit("203.0.113.7")  # a new client sweeps out those idle for a whole window
-    assert len(limiter) == 1
+@pytest.mark.parametrize(
+    "config, uri",
+    [
+        ({}, "memory://"),
+        ({"SOCKETIO_MESSAGE_QUEUE": "redis://127.0.0.1:6390/0"}, "redis://127.0.0.1:6390/0"),
+        ({"SOCKETIO_MESSAGE_QUEUE": "kafka://broker:9092"}, "memory://"),
+        (
+            {"SOCKETIO_MESSAGE_QUEUE": "redis://q:6379/0", "RATE_LIMIT_STORAGE": "memory://"},
+            "memory://",
+        ),
+        ({"RATE_LIMIT_STORAGE": "redis://limits:6379/2"}, "redis://limits:6379/2"),
+    ],
+)
+def test_counts_are_shared_through_the_redis_queue_unless_told_otherwise(config, uri):
+    assert ratelimit.storage_uri(config) == uri
+
+
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        ({"RATE_LIMIT_STORAGE": "memcached://m:11211"}, "RATE_LIMIT_STORAGE"),
+        ({"PROXY_FIX": "two"}, "PROXY_FIX"),
+        ({"PROXY_FIX": -1}, "PROXY_FIX"),
+        ({"PROXY_FIX": 99}, "PROXY_FIX"),
+        ({"PROXY_FIX": True}, "PROXY_FIX"),
+    ],
+)
+def test_bad_limit_settings_fail_at_start(tmp_path, config, message):
+    with pytest.raises(ValueError, match=message):
+        create_app({"INSTANCE_PATH": str(tmp_path / "bad"), **config})
+
+
+def test_an_unreachable_store_lets_requests_through_and_says_so(tmp_path, caplog):
+    """A broken limiter must not take the game down: requests pass, a warning is logged."""
+    dead = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(tmp_path / "dead"),
+            "RATE_LIMIT_GAMES": "1/minute",
+            "RATE_LIMIT_STORAGE": dead,
+        }
+    )
+    client = app.test_client()
+    with caplog.at_level("WARNING", logger="server.web.ratelimit"):
+        for _ in range(3):
+            assert create(client).status_code == 201
+    warnings = [r for r in caplog.records if "storage unavailable" in r.getMessage()]
+    assert len(warnings) == 1  # once a minute, not per request
+
+
+# -- behind a reverse proxy ----------------------------------------------------
+def test_forwarded_addresses_count_only_behind_a_trusted_proxy(tmp_path):
+    """Without PROXY_FIX a client cannot dodge its limit by sending X-Forwarded-For."""
+
+    def forwarded(client, addr):
+        return client.post(
+            "/api/games",
+            json={"rows": 5, "cols": 5},
+            headers={"X-Forwarded-For": addr},
+            environ_base={"REMOTE_ADDR": "10.0.0.1"},
+        )
+
+    direct = create_app({"INSTANCE_PATH": str(tmp_path / "a"), "RATE_LIMIT_GAMES": "1/minute"})
+    client = direct.test_client()
+    assert forwarded(client, "198.51.100.1").status_code == 201
+    assert forwarded(client, "198.51.100.2").status_code == 429  # the same socket peer
+
+    proxied = create_app(
+        {"INSTANCE_PATH": str(tmp_path / "b"), "RATE_LIMIT_GAMES": "1/minute", "PROXY_FIX": 1}
+    )
+    client = proxied.test_client()
+    assert forwarded(client, "198.51.100.1").status_code == 201
+    assert forwarded(client, "198.51.100.2").status_code == 201  # each real client counts
+    assert forwarded(client, "198.51.100.1").status_code == 429
+    # one trusted hop: a client-supplied address in front of the proxy's is not believed
+    assert forwarded(client, "203.0.113.66, 198.51.100.1").status_code == 429
 
 
 # -- malformed requests found by the fuzzer (tests/web/test_fuzz_http.py) ------
