@@ -22,7 +22,8 @@ it is this process's memory, or, when the Socket.IO message queue is a Redis URL
 Redis, so several server processes count together (a client cannot multiply its
 allowance by landing on other workers).  Each app has its own in-memory storage, so
 tests never share counts.  If the shared store is unreachable the limit lets requests
-through (logged): a broken limiter must not take the game down.
+through (logged, and the store is not asked again for a few seconds, so requests do
+not each wait for its timeout): a broken limiter must not take the game down.
 
 The client is ``request.remote_addr``; behind a reverse proxy set ``PROXY_FIX`` (see
 server/app.py) so that is the real client, not the proxy.
@@ -46,6 +47,7 @@ log = logging.getLogger(__name__)
 PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 RATE = re.compile(r"\s*(\d+)\s*(?:/|per)\s*(\d+|[a-z]+)\s*")
 MEMORY = "memory://"
+RETRY_STORAGE_AFTER = 5.0  # seconds without asking a store that just failed
 _CREATE = threading.Lock()
 
 
@@ -110,15 +112,19 @@ class Limit:
         self.item = RateLimitItemPerSecond(count, period, namespace="knights-tour")
         self.strategy = MovingWindowRateLimiter(storage)
         self._last_warning = float("-inf")
+        self._down_until = float("-inf")
 
     def hit(self, key: str) -> float | None:
         """Count one hit for ``key``: None when allowed, else seconds until one would be."""
+        if time.monotonic() < self._down_until:  # it failed a moment ago: don't wait again
+            return None
         try:
             if self.strategy.hit(self.item, self.name, key):
                 return None
             reset_at = self.strategy.get_window_stats(self.item, self.name, key).reset_time
-        except Exception:  # the shared store is down: let the request through, say so
+        except Exception:  # the shared store is down: let requests through, say so
             now = time.monotonic()
+            self._down_until = now + RETRY_STORAGE_AFTER
             if now - self._last_warning > 60:
                 self._last_warning = now
                 log.warning("rate limit %s: storage unavailable, not limiting", self.name)
@@ -132,7 +138,11 @@ class Limit:
 def _storage(app: Flask) -> Storage:
     state = app.extensions.setdefault("ratelimit", {})
     if "storage" not in state:
-        state["storage"] = storage_from_string(storage_uri(app.config))
+        uri = storage_uri(app.config)
+        # a request must never hang on an unreachable Redis: short timeouts unless the
+        # URL sets its own (redis-py lets the URL's options win)
+        options = {} if uri == MEMORY else {"socket_connect_timeout": 1, "socket_timeout": 1}
+        state["storage"] = storage_from_string(uri, **options)
     return state["storage"]
 
 

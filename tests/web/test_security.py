@@ -244,6 +244,46 @@ def test_an_unreachable_store_lets_requests_through_and_says_so(tmp_path, caplog
     assert len(warnings) == 1  # once a minute, not per request
 
 
+def test_a_store_that_never_answers_does_not_hang_requests(tmp_path):
+    """A Redis that accepts connections and then says nothing (a wedged host): the
+    limiter's short socket timeouts let the request through instead of hanging it."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # accepts into the backlog, never reads or replies
+        port = silent.getsockname()[1]
+        app = create_app(
+            {
+                "INSTANCE_PATH": str(tmp_path / "silent"),
+                "RATE_LIMIT_GAMES": "1/minute",
+                "RATE_LIMIT_STORAGE": f"redis://127.0.0.1:{port}/0",
+            }
+        )
+        client = app.test_client()
+        assert create(client).status_code == 201
+        assert create(client).status_code == 201  # not limited: the store cannot count
+
+
+def test_a_failed_store_is_asked_again_after_a_pause(app, monkeypatch):
+    """After a failure the store is left alone for a few seconds, then counting resumes."""
+    with app.app_context():
+        active = ratelimit.limiter(app, "RATE_LIMIT_GAMES")
+    calls = []
+
+    def broken(*args):
+        calls.append(args)
+        raise ConnectionError("store down")
+
+    clock = [1000.0]
+    monkeypatch.setattr(ratelimit.time, "monotonic", lambda: clock[0])
+    real_hit = active.strategy.hit
+    monkeypatch.setattr(active.strategy, "hit", broken)
+    assert active.hit("198.51.100.7") is None and len(calls) == 1
+    assert active.hit("198.51.100.7") is None and len(calls) == 1  # not asked again yet
+    monkeypatch.setattr(active.strategy, "hit", real_hit)
+    clock[0] += ratelimit.RETRY_STORAGE_AFTER + 0.1
+    assert [active.hit("198.51.100.7") for _ in range(4)][-1] is not None  # 3/minute again
+
+
 # -- behind a reverse proxy ----------------------------------------------------
 def test_forwarded_addresses_count_only_behind_a_trusted_proxy(tmp_path):
     """Without PROXY_FIX a client cannot dodge its limit by sending X-Forwarded-For."""
