@@ -9,6 +9,7 @@ it back.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -155,8 +156,8 @@ def test_acknowledged_moves_survive_kill_9(workdir):
             inflight[game_id] = "pending"
             try:
                 kind, status, state = play_one(second, acked[game_id], local)
-            except (OSError, urllib.error.URLError, json.JSONDecodeError):
-                return  # the server died under this request: not acknowledged
+            except (OSError, http.client.HTTPException, json.JSONDecodeError):
+                return  # the server died under this request (even mid-body): not acknowledged
             if status != 200:
                 failures.append(f"{kind} {status} {state}")
                 return
