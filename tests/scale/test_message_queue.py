@@ -214,6 +214,18 @@ def create_status(url: str) -> int:
     return 201
 
 
+def take_turns(directory, queue: str, env: dict, rounds: int) -> list[int]:
+    """Two processes on ``queue``: one client creates games on each in turn."""
+    servers = start_servers(directory, 2, queue, env)
+    try:
+        statuses = [create_status(server.url) for server in servers * rounds]
+        assert_clean(*servers)
+        return statuses
+    finally:
+        for server in servers:
+            server.stop()
+
+
 def test_rate_limits_count_across_processes(tmp_path):
     """With the Redis queue the processes count one client together: taking turns between
     workers does not multiply its allowance.  With ``RATE_LIMIT_STORAGE=memory://`` each
@@ -221,23 +233,10 @@ def test_rate_limits_count_across_processes(tmp_path):
     own = start_redis(tmp_path / "limits-redis")  # its own: no counts from other tests
     limit = {"RATE_LIMIT_GAMES": "4/minute"}
     try:
-        shared = start_servers(tmp_path / "shared", 2, own.url, limit)
-        try:
-            statuses = [create_status(server.url) for server in shared * 4]
-            assert statuses == [201] * 4 + [429] * 4
-            assert_clean(*shared)
-        finally:
-            for server in shared:
-                server.stop()
+        shared = take_turns(tmp_path / "shared", own.url, limit, 4)
+        assert shared == [201] * 4 + [429] * 4
         alone = {**limit, "RATE_LIMIT_STORAGE": "memory://"}
-        separate = start_servers(tmp_path / "separate", 2, own.url, alone)
-        try:
-            statuses = [create_status(server.url) for server in separate * 5]
-            assert statuses == [201] * 8 + [429] * 2
-            assert_clean(*separate)
-        finally:
-            for server in separate:
-                server.stop()
+        assert take_turns(tmp_path / "separate", own.url, alone, 5) == [201] * 8 + [429] * 2
     finally:
         own.stop()
 
