@@ -493,10 +493,12 @@ def _entry_json(entry: ClassEntry) -> dict:
 
 
 def leaderboard(room: ClassRoom) -> dict:
-    """The current puzzle's solvers, fastest first (hints shown, ties: fewer hints).
+    """The current puzzle's solvers: unaided solutions first, each group fastest first.
 
-    A name that solved it several times (a student who reloaded) is listed once, with
-    its best time.  ``trying`` counts the attempts handed out.
+    As on the Play page's leaderboard, a run that used hints is ranked apart: it goes
+    after every run without, however quick (ties: fewer hints).  A name that solved it
+    several times (a student who reloaded) is listed once, with its best result.
+    ``trying`` counts the attempts handed out.
     """
     puzzle = puzzle_of(room)
     if puzzle is None:
@@ -507,7 +509,7 @@ def leaderboard(room: ClassRoom) -> dict:
     solved = db.session.scalars(
         select(ClassEntry)
         .where(*base, ClassEntry.solved_at.is_not(None))
-        .order_by(ClassEntry.seconds, ClassEntry.hints, ClassEntry.id)
+        .order_by(ClassEntry.hints > 0, ClassEntry.seconds, ClassEntry.hints, ClassEntry.id)
     )
     entries, seen = [], set()
     for entry in solved:

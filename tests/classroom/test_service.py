@@ -173,9 +173,9 @@ def test_entering_races_safely_on_one_connection(app):
         assert service.leave(sids[0]) is None
 
 
-def play_through(game_id: str, tour: list[int], cols: int) -> None:
+def play_through(game_id: str, tour: list[int], cols: int, at: float = T0 + 30) -> None:
     for sq in tour[1:]:
-        games.change(game_id, lambda s, sq=sq: rules.move(s, *divmod(sq, cols), T0 + 30))
+        games.change(game_id, lambda s, sq=sq: rules.move(s, *divmod(sq, cols), at))
 
 
 def test_the_class_puzzle_and_its_leaderboard(ctx):
@@ -215,6 +215,26 @@ def test_the_class_puzzle_and_its_leaderboard(ctx):
         service.record_solution(room, bob["game"], T0 + 41)
     assert err.value.code == "unknown-entry"
     assert service.leaderboard(room)["entries"] == []
+
+
+def test_unaided_solutions_rank_before_hinted_ones(ctx):
+    """A quick run that followed hints does not beat a slower one that did not."""
+    room = service.find_room(service.open_room(T0).code, T0)
+    service.set_puzzle(room, {"rows": 5, "cols": 5, "closed": False, "start": [4, 0]}, T0)
+    tour = solve(Board(5, 5), 20).tour
+    players = {name: service.start_puzzle_game(room, name, T0) for name in ("Hal", "Una", "Ida")}
+    games.change(players["Hal"]["game"], lambda state: rules.ask_hint(state))  # one hint
+    for _ in range(2):
+        games.change(players["Ida"]["game"], lambda state: rules.ask_hint(state))
+    for name, finished in (("Hal", T0 + 10), ("Ida", T0 + 5), ("Una", T0 + 50)):
+        play_through(players[name]["game"], tour, 5, finished)
+        service.record_solution(room, players[name]["game"], finished + 1)
+    entries = service.leaderboard(room)["entries"]
+    assert [(e["rank"], e["name"], e["seconds"], e["hints"]) for e in entries] == [
+        (1, "Una", 50.0, 0),  # the slowest, but unaided
+        (2, "Ida", 5.0, 2),  # then the hinted runs, fastest first
+        (3, "Hal", 10.0, 1),
+    ]
 
 
 def test_puzzle_input_is_checked(ctx):
