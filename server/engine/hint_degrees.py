@@ -14,16 +14,9 @@ Squares are bit indices of the hint grid; ``nbm`` their neighbour bitmasks.
 
 from __future__ import annotations
 
+from .bits import bits
+
 END = -1  # a virtual square joined to every square that could end an open tour
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def degrees_feasible(
@@ -37,7 +30,7 @@ def degrees_feasible(
     if not free:
         return True
     here = 1 << cur
-    need: dict[int, int] = {p: 2 for p in _bits(free)}
+    need: dict[int, int] = {p: 2 for p in bits(free)}
     need[cur] = 1
     nodes = free | here
     adj: dict[int, list[int]] = {}
@@ -45,18 +38,18 @@ def degrees_feasible(
     if closed and start != cur:
         need[start] = 1
         nodes |= 1 << start
-        for p in _bits(nodes):
+        for p in bits(nodes):
             m = nbm[p] & nodes
             if p == cur:
                 m &= ~(1 << start)
             elif p == start:
                 m &= ~here
-            adj[p] = _bits(m)
+            adj[p] = bits(m)
     else:
         if closed:
             need[cur] = 2  # the path is the start alone: it needs a way out and back
-        for p in _bits(nodes):
-            adj[p] = _bits(nbm[p] & nodes)
+        for p in bits(nodes):
+            adj[p] = bits(nbm[p] & nodes)
         if not closed:
             k = free.bit_count()
             end_colour = colour[cur] if k % 2 == 0 else 1 - colour[cur]

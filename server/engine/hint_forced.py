@@ -14,20 +14,13 @@ square with a single way in during an open tour.
 
 from __future__ import annotations
 
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
+from .bits import bits
 
 
 def open_end(nbm: list[int], free: int, cur: int) -> int | None:
     """The square an open tour must end on (its only way in), if exactly one is forced."""
     avail = free | (1 << cur)
-    ends = [p for p in _bits(free) if (nbm[p] & avail).bit_count() <= 1]
+    ends = [p for p in bits(free) if (nbm[p] & avail).bit_count() <= 1]
     return ends[0] if len(ends) == 1 else None
 
 
@@ -43,7 +36,7 @@ def forced_contradiction(
     nodes = free | (1 << cur)
     if closed:
         nodes |= 1 << end
-    order = _bits(nodes)
+    order = bits(nodes)
     total = len(order)
     need = dict.fromkeys(order, 2)
     need[cur] = 1
@@ -65,7 +58,7 @@ def forced_contradiction(
             fv = forced[v]
             if count == n and a != fv:
                 vb = 1 << v
-                for u in _bits(a & ~fv):
+                for u in bits(a & ~fv):
                     forced[u] |= vb
                 fv = forced[v] = a
                 changed = True
@@ -74,7 +67,7 @@ def forced_contradiction(
                 return ("forced", [v])
             if k == n and a != fv:
                 vb = 1 << v
-                for u in _bits(a & ~fv):
+                for u in bits(a & ~fv):
                     adj[u] &= ~vb
                 adj[v] = fv
                 changed = True

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .bits import bits
 from .board import Board, BoardError
 from .hint_degrees import degrees_feasible
 from .hint_forced import forced_contradiction, open_end
@@ -154,13 +155,6 @@ def _grid(board: Board) -> _Grid:
     return _Grid(board)
 
 
-def _bits(m: int):
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
-
-
 # -- the search ----------------------------------------------------------------
 class _Search:
     """Finish a path from ``cur`` over ``free``; closed tours then step onto ``start``."""
@@ -227,7 +221,7 @@ class _Search:
         counts = g.counts
         out = []
         rank = self.rank
-        for n in _bits(cand):
+        for n in bits(cand):
             nb = 1 << n
             rest = free & ~nb
             if not rest:
@@ -361,13 +355,13 @@ def _diagnose(board: Board, g: _Grid, free: int, cur: int, start: int, closed: b
     here = 1 << cur
     # colour count: moves alternate colours
     k = free.bit_count()
-    other = sum(1 for p in _bits(free) if g.colour[p] != g.colour[cur])
+    other = sum(1 for p in bits(free) if g.colour[p] != g.colour[cur])
     bad = other != (k + 1) // 2
     if closed and (k % 2 == 0) != (g.colour[start] != g.colour[cur]):
         bad = True  # the last step onto the start would not change colour
     if bad:
         dark_colour = (board.rows - 1) & 1  # a1 is dark
-        dark = sum(1 for p in _bits(free) if g.colour[p] == dark_colour)
+        dark = sum(1 for p in bits(free) if g.colour[p] == dark_colour)
         return _dead(
             "parity",
             f"the unvisited squares ({k - dark} light, {dark} dark) cannot be covered "
@@ -384,12 +378,12 @@ def _diagnose(board: Board, g: _Grid, free: int, cur: int, start: int, closed: b
     avail = free | here
     if closed:
         avail |= 1 << start
-    lonely = [p for p in _bits(free) if not nbm[p] & (free | here)]
+    lonely = [p for p in bits(free) if not nbm[p] & (free | here)]
     if lonely:
         return _dead(
             "unreachable", f"{name(lonely[0])} can no longer be reached", square=name(lonely[0])
         )
-    single = [p for p in _bits(free) if not (nbm[p] & avail) & ((nbm[p] & avail) - 1)]
+    single = [p for p in bits(free) if not (nbm[p] & avail) & ((nbm[p] & avail) - 1)]
     if closed and single:
         sq = name(single[0])
         return _dead(
