@@ -34,6 +34,7 @@ import psutil  # noqa: E402
 import socketio  # noqa: E402
 
 from server.stream.encode import count_events  # noqa: E402
+from tests.waiting import wait_until  # noqa: E402
 
 NAMESPACE = "/watch"
 MB = 1024 * 1024
@@ -165,12 +166,7 @@ class WatchClient:
             return self.events.get(run, 0)
 
     def wait(self, predicate, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if predicate():
-                return True
-            time.sleep(0.01)
-        return predicate()
+        return wait_until(predicate, timeout)
 
     def close(self) -> None:
         self.sio.disconnect()

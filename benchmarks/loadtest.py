@@ -32,7 +32,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -42,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 import socketio  # noqa: E402
 
 from tests.scale.servers import redis_binary, start_redis, start_servers  # noqa: E402
+from tests.waiting import wait_until  # noqa: E402
 
 GOAL_MS = 200.0
 STEP_GAP = 0.1  # seconds between a teacher's steps (someone clicking fast)
@@ -109,15 +109,6 @@ def connect_all(urls: list[str], namespace: str, event: str, count: int) -> list
     return clients  # type: ignore[return-value]
 
 
-def wait_until(predicate: Callable[[], bool], timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.002)
-    return predicate()
-
-
 def summarize(name: str, delays: list[float], expected: int, note: str) -> dict:
     ms = sorted(d * 1000 for d in delays)
     p95 = ms[max(0, round(0.95 * len(ms)) - 1)] if ms else float("nan")
@@ -148,7 +139,7 @@ def broadcast(directory: Path, clients: int, steps: int, redis_url: str) -> dict
         for step in range(steps):
             sent[step] = time.perf_counter()
             emitter.emit("notice", {"step": step}, namespace="/watch")
-            wait_until(lambda s=step: all(c.count() > s for c in listeners), 5)
+            wait_until(lambda s=step: all(c.count() > s for c in listeners), 5, 0.002)
             time.sleep(STEP_GAP)
         delays = [at - sent[data["step"]] for c in listeners for at, data in c.arrivals]
     finally:
@@ -212,7 +203,7 @@ def class_room(
             if not answer.get("ok") or answer["state"]["index"] != step:
                 raise RuntimeError(f"control refused: {answer}")
             sent[answer["state"]["seq"]] = began
-            wait_until(lambda s=step: all(c.count() >= s for c in students), 5)
+            wait_until(lambda s=step: all(c.count() >= s for c in students), 5, 0.002)
             time.sleep(STEP_GAP)
         delays = [at - sent[data["seq"]] for c in students for at, data in c.arrivals]
     finally:

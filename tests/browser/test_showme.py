@@ -6,13 +6,12 @@ task really ended.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from playwright.sync_api import expect
 
 from server.engine.board import Board
 from server.engine.hints import hint
+from tests.waiting import wait_until
 
 from .test_play import cell, new_game, open_play, play
 
@@ -38,15 +37,6 @@ def live_runs(app) -> int:
     from server.web.watch_socket import registry
 
     return registry(app).live_count()
-
-
-def wait_until(predicate, timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
 
 
 def game_state(page) -> dict:
@@ -159,7 +149,9 @@ def test_cancel_mid_stream_leaves_the_board_and_ends_the_server_task(new_page, l
     expect(page.locator("#search")).to_be_hidden()
     expect(page.locator("#showme")).to_be_hidden()
     assert board_snapshot(page) == snapshot
-    assert wait_until(lambda: live_runs(app) == 0, timeout=3.0), "the search task kept running"
+    assert wait_until(lambda: live_runs(app) == 0, timeout=3.0, interval=0.05), (
+        "the search task kept running"
+    )
     after = game_state(page)
     assert after["path"] == before["path"]
     assert after["hints"] == before["hints"]  # a cancelled show is not counted
@@ -175,7 +167,7 @@ def test_skip_and_escape(new_page, live_app):
     page.wait_for_function("() => +document.querySelector('#showme').dataset.events > 5")
     page.keyboard.press("Escape")
     expect(page.locator("#showme")).to_be_hidden()
-    assert wait_until(lambda: live_runs(app) == 0, timeout=3.0)
+    assert wait_until(lambda: live_runs(app) == 0, timeout=3.0, interval=0.05)
 
     # skipping to the end of a search that gives up: said so, nothing highlighted or counted
     page.locator(SHOW_ME).click()

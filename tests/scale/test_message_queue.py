@@ -21,6 +21,7 @@ from flask_socketio import SocketIO
 from benchmarks.bench_stream import WatchClient, start_payload
 from server.engine.board import Board
 from server.engine.search import solve
+from tests.waiting import wait_until
 
 from .servers import open_class_room, start_redis, start_servers, tracebacks
 
@@ -269,12 +270,7 @@ class ClassMember:
             return [data for _, name, data in self.received if name == event]
 
     def wait_for(self, predicate, timeout: float = 5) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if predicate():
-                return True
-            time.sleep(0.01)
-        return predicate()
+        return wait_until(predicate, timeout)
 
     def close(self) -> None:
         if self.sio.connected:

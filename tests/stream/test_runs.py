@@ -12,6 +12,7 @@ from server.engine.search import Backtrack, Budget, Exhausted, Found, Move, sear
 from server.stream.encode import decode
 from server.stream.runs import ClientGone, Limits, RunRegistry
 from server.stream.spec import ProtocolError, RunSpec
+from tests.waiting import wait_until
 
 
 def spec(run="r", window=1000, time_limit=60.0, algorithm="seed", **kw) -> RunSpec:
@@ -65,12 +66,7 @@ class Sink:
             return next((data for name, data in self.messages if name == "done"), None)
 
     def wait(self, predicate, timeout=5.0):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if predicate():
-                return True
-            time.sleep(0.005)
-        return predicate()
+        return wait_until(predicate, timeout, 0.005)
 
 
 def start_thread(fn):

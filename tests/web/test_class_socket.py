@@ -26,6 +26,7 @@ from server.extensions import websocket_request_handler
 from server.game.models import db
 from server.stream.encode import count_events, decode
 from server.web.class_socket import CREDIT_SLACK, classroom
+from tests.waiting import wait_until
 
 NS = "/class"
 
@@ -103,12 +104,7 @@ class Member:
             return [data for kind, data in self.messages if kind == name]
 
     def wait(self, predicate, timeout: float = 5) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if predicate():
-                return True
-            time.sleep(0.01)
-        return predicate()
+        return wait_until(predicate, timeout)
 
     def received(self, run: str) -> int:
         with self.lock:
