@@ -65,6 +65,7 @@ __all__ = [
     "Exhausted",
     "Found",
     "Move",
+    "Resume",
     "SearchResult",
     "search_events",
     "solve",
@@ -134,6 +135,24 @@ class Budget(NamedTuple):
 
 
 Event = Move | Backtrack | Found | Exhausted | Budget
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Where to pick a search up again: the state after some prefix of its events.
+
+    ``path`` is the search's path at that moment (the prefix's squares included),
+    ``after`` the square the last event backtracked from (the top square's next
+    candidate follows it), or None when the last event was a move.  ``nodes`` and
+    ``backtracks`` are the counts so far.  The search is deterministic, so picking
+    it up from here yields exactly the events the uninterrupted search would have
+    yielded next: a long demo is checkpointed by these few ints, not by its events.
+    """
+
+    path: tuple[int, ...]
+    after: int | None
+    nodes: int
+    backtracks: int
 
 
 @dataclass
@@ -312,8 +331,13 @@ def _walk(
     node_budget: int | None,
     time_limit: float | None,
     emit: bool,
+    resume: Resume | None = None,
 ) -> Iterator[Event]:
-    """The search with every option; yields only the final event unless ``emit``."""
+    """The search with every option; yields only the final event unless ``emit``.
+
+    With ``resume`` it picks the search up where that state left it (see
+    :class:`Resume`): the stack is rebuilt by walking down its path, without events.
+    """
     nbrs = board.neighbours
     deg0 = board.degrees
     size = board.size
@@ -341,7 +365,7 @@ def _walk(
         yield Budget(limit, 0, 0)
         return
     nodes = 1
-    if emit:
+    if emit and resume is None:
         yield tnew(Move, (root, base, (), None))
 
     # The root: complete already, or provably dead?
@@ -407,6 +431,47 @@ def _walk(
         cands = tuple(sorted(cands, key=sget))  # stable: ties keep the articles' order
         onward = tuple(map(sget, cands))
     it = iter(cands)
+    if resume is not None and not resume.path:  # the root was left: the search is over
+        yield Exhausted(resume.nodes, resume.backtracks)
+        return
+    if resume is not None:
+        # Walk down the resumed path as the loop below would have moved, so every frame
+        # holds what it held then: its candidates, its iterator just past the square
+        # it moved to, and the pruning state (short squares, free mask).
+        for nxt in resume.path[base + 1 :]:
+            if nxt not in it:  # advances the iterator just past nxt
+                raise BoardError(f"the resumed path does not follow the search at {nxt}")
+            nd = depth + 1
+            nshort = short
+            nfree = free
+            if nd < last:
+                if dead_ends and not closed:
+                    nshort = open_ways(cur, nxt, short)
+                if connect:
+                    nfree = free & ~(1 << nxt)
+            visited[nxt] = 1
+            spush((cur, cands, it, onward, short, free))
+            cur = nxt
+            depth = nd
+            short = nshort
+            free = nfree
+            cands = tuple(filterfalse(get, nbrs[cur]))
+            if warnsdorff:
+                for c in cands:
+                    scratch[c] = deg0[c] - sum(map(get, nbrs[c]))
+                cands = tuple(sorted(cands, key=sget))
+                onward = tuple(map(sget, cands))
+            it = iter(cands)
+        if resume.after is not None and resume.after not in it:
+            raise BoardError(f"the resumed square {resume.after} is not a candidate of {cur}")
+        nodes, backtracks = resume.nodes, resume.backtracks
+        limit, check_at = limits.check(nodes)
+        if limit:
+            yield Budget(limit, nodes, backtracks)
+            return
+        if depth == last and resume.after is None and (not closed or adjs[cur]):
+            yield Found(tuple(resume.path), nodes, backtracks)
+            return
     while True:
         for nxt in it:
             nd = depth + 1
@@ -480,8 +545,12 @@ def search_events(
     node_budget: int | None = None,
     time_limit: float | None = None,
     prefix: Sequence[int] = (),
+    resume: Resume | None = None,
 ) -> Iterator[Event]:
     """Every step of the search, to animate or replay it; the last event ends it.
+
+    ``resume`` picks the search up from a state it passed through (:class:`Resume`):
+    the events are those that followed that state, the root move is not repeated.
 
     Replaying: start from ``prefix[:-1]`` (or an empty path), append on Move, pop
     on Backtrack; on Found the path equals the tour.  Input is checked here, at
@@ -490,9 +559,36 @@ def search_events(
     should bound the search with ``node_budget``.
     """
     path, prunes = _check(board, start, ordering, pruning, node_budget, time_limit, prefix)
+    if resume is not None:
+        _check_resume(board, path, resume)
     return _walk(
-        board, path, closed, ordering == "warnsdorff", prunes, node_budget, time_limit, True
+        board,
+        path,
+        closed,
+        ordering == "warnsdorff",
+        prunes,
+        node_budget,
+        time_limit,
+        True,
+        resume,
     )
+
+
+def _check_resume(board: Board, path: list[int], resume: Resume) -> None:
+    """The resumed path extends the search's own and is a knight's path; BoardError if not."""
+    steps = resume.path
+    if not steps:  # after the root's own backtrack: only the end is left
+        return
+    if tuple(steps[: len(path)]) != tuple(path):
+        raise BoardError("the resumed path does not start with the search's path")
+    nbrs = board.neighbours
+    for i in range(len(path), len(steps)):
+        if steps[i] not in nbrs[steps[i - 1]]:
+            raise BoardError(f"the resumed path jumps from {steps[i - 1]} to {steps[i]}")
+    if len(set(steps)) != len(steps):
+        raise BoardError("the resumed path visits a square twice")
+    if resume.nodes < 1 or resume.backtracks < 0:
+        raise BoardError("the resumed counts are out of range")
 
 
 def solve(

@@ -23,6 +23,7 @@ from server.engine.search import (
     Exhausted,
     Found,
     Move,
+    Resume,
     SearchResult,
     search_events,
     solve,
@@ -375,11 +376,11 @@ def small_cases(draw):
     rows = draw(st.integers(1, 4))
     cols = draw(st.integers(1, 5))
     area = rows * cols
-    blocked = draw(st.sets(st.integers(0, area - 1), max_size=max(0, area - 1)))
-    if area > 15:  # keep the brute force small
-        blocked |= set(draw(st.permutations(range(area)))[: area - 15])
-    open_squares = sorted(set(range(area)) - blocked)
-    start = draw(st.sampled_from(open_squares))
+    start = draw(st.integers(0, area - 1))
+    others = [sq for sq in range(area) if sq != start]
+    blocked = draw(st.sets(st.sampled_from(others), max_size=len(others))) if others else set()
+    if area > 15:  # keep the brute force small (the start stays open)
+        blocked |= set(draw(st.permutations(others))[: area - 15])
     closed = draw(st.booleans())
     ordering = draw(st.sampled_from(ORDERINGS))
     pruning = draw(st.sampled_from(PRUNING_SETS))
@@ -435,3 +436,73 @@ def test_invalid_input_is_a_one_line_board_error(kw):
 def test_a_single_pruning_name_may_be_a_string():
     board = Board(5, 5)
     assert solve(board, 1, pruning="parity").nodes == 1
+
+
+# -- resuming a search from any point of its stream ------------------------------------
+
+
+def state_after(events, count, start):
+    """The Resume state after the first ``count`` events, rebuilt from the events alone."""
+    path, after, nodes, backtracks = [start], None, 0, 0
+    for event in events[:count]:
+        if event.kind == "move":
+            if nodes:  # the root move re-enters the start
+                path.append(event.square)
+            nodes += 1
+            after = None
+        else:
+            after = path.pop()
+            backtracks += 1
+    return Resume(tuple(path), after, nodes, backtracks)
+
+
+RESUME_CASES = [
+    (5, 5, 0, "seed", False, ()),
+    (5, 5, 1, "seed", False, ()),  # no tour: the stream ends exhausted
+    (5, 5, 12, "warnsdorff", False, ()),
+    (6, 6, 0, "warnsdorff", True, ()),
+    (5, 6, 0, "seed", True, PRUNINGS),
+    (5, 5, 0, "seed", False, ("dead-ends",)),
+    (5, 5, 2, "warnsdorff", False, ("connectivity",)),
+    (4, 5, 0, "seed", False, PRUNINGS),
+]
+
+
+@pytest.mark.parametrize(("rows", "cols", "start", "ordering", "closed", "pruning"), RESUME_CASES)
+def test_a_resumed_search_yields_exactly_the_rest_of_the_stream(
+    rows, cols, start, ordering, closed, pruning
+):
+    board = Board(rows, cols)
+    kw = {"closed": closed, "ordering": ordering, "pruning": pruning}
+    events = list(itertools.islice(search_events(board, start, **kw), 4000))
+    full = len(events) < 4000
+    cut_points = sorted({1, 2, 3, len(events) // 2, len(events) - 2, *range(5, len(events), 97)})
+    for count in cut_points:
+        if not 1 <= count < len(events):
+            continue
+        if events[count - 1].kind not in ("move", "backtrack"):
+            continue
+        resumed = search_events(board, start, resume=state_after(events, count, start), **kw)
+        tail = list(itertools.islice(resumed, len(events) - count))
+        assert tail == events[count:], (count, tail[:3], events[count : count + 3])
+        if full:  # the resumed search ends where the whole one did, with the same counts
+            assert next(resumed, None) is None
+
+
+def test_resume_keeps_the_node_budget_of_the_whole_search():
+    board = Board(6, 6)
+    events = list(search_events(board, 0, node_budget=500))
+    assert events[-1] == Budget("nodes", 500, events[-1].backtracks)
+    count = len(events) // 2
+    resumed = list(search_events(board, 0, node_budget=500, resume=state_after(events, count, 0)))
+    assert resumed == events[count:]
+
+
+def test_resume_refuses_a_path_that_is_not_the_searchs():
+    board = Board(5, 5)
+    with pytest.raises(BoardError):
+        search_events(board, 0, resume=Resume((1, 2), None, 2, 0))  # not from the start
+    with pytest.raises(BoardError):
+        search_events(board, 0, resume=Resume((0, 3), None, 2, 0))  # not a knight move
+    with pytest.raises(BoardError):
+        search_events(board, 0, resume=Resume((0, 7, 0), None, 3, 0))  # a square twice

@@ -1,0 +1,260 @@
+"""A resumable walk through a search's events that keeps what a viewer draws.
+
+A class demo is one search streamed to a whole room, where anyone may land at any
+event index: a late joiner, a seek, "jump to the end".  The :class:`Walker` steps
+through :func:`~server.engine.search.search_events` (or a construction's moves) and
+keeps, after every event, exactly what the browser's player keeps:
+
+* the path (and with it the move numbers on the board),
+* the move and backtrack counts and the deepest path so far,
+* ``heat``: how often each square was entered (the heat map),
+* the depth chart: :class:`DepthChart`, the same columns as the browser's chart.
+
+:meth:`Walker.state` freezes all of it into a :class:`WalkerState` of a few
+hundred ints, and a walker made from that state continues with exactly the events
+the uninterrupted one would have produced (:class:`~server.engine.search.Resume`).
+A long demo is checkpointed by those states, never stored event by event.
+
+Events can be encoded while walking into the protocol's flat int form (a move
+``sq, k, c1..ck[, n1..nk]``, a backtrack ``-1 - sq``; ``docs/protocol.md``), or
+skipped, which is what a seek costs.  No Flask, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .board import Board, BoardError
+from .search import Backtrack, Move, Resume, search_events
+
+__all__ = ["CHART_COLUMNS", "DepthChart", "Walker", "WalkerState"]
+
+CHART_COLUMNS = 256  # as static/js/watch/stats.js: DepthChart's default
+
+
+class DepthChart:
+    """Depth over the event index in at most ``capacity`` columns of (min, max).
+
+    The browser's ``DepthChart`` (static/js/watch/stats.js) step for step: each
+    column spans ``span`` consecutive events; when the columns fill up, pairs merge
+    and ``span`` doubles, so any run fits and the state stays small.
+    """
+
+    __slots__ = ("capacity", "events", "fill", "length", "maxs", "mins", "span")
+
+    def __init__(self, capacity: int = CHART_COLUMNS) -> None:
+        self.capacity = capacity
+        self.mins = [0] * capacity
+        self.maxs = [0] * capacity
+        self.span = 1
+        self.length = 0  # complete columns
+        self.fill = 0  # events in the open column
+        self.events = 0
+
+    def push(self, depth: int) -> None:
+        i = self.length
+        if self.fill == 0:
+            self.mins[i] = depth
+            self.maxs[i] = depth
+        else:
+            if depth < self.mins[i]:
+                self.mins[i] = depth
+            if depth > self.maxs[i]:
+                self.maxs[i] = depth
+        self.events += 1
+        self.fill += 1
+        if self.fill == self.span:
+            self.fill = 0
+            self.length += 1
+            if self.length == self.capacity:
+                self._halve()
+
+    def _halve(self) -> None:
+        mins, maxs = self.mins, self.maxs
+        half = self.capacity >> 1
+        for j in range(half):
+            a, b = 2 * j, 2 * j + 1
+            mins[j] = mins[a] if mins[a] < mins[b] else mins[b]
+            maxs[j] = maxs[a] if maxs[a] > maxs[b] else maxs[b]
+        self.length = half
+        self.span *= 2
+
+    def columns(self) -> int:
+        """Columns in use: the complete ones and the open one."""
+        return self.length + (1 if self.fill else 0)
+
+    def freeze(self) -> tuple:
+        n = self.columns()
+        return (self.span, self.length, self.fill, self.events, tuple(self.mins[:n]),
+                tuple(self.maxs[:n]))  # fmt: skip
+
+    @classmethod
+    def thaw(cls, frozen: tuple, capacity: int = CHART_COLUMNS) -> DepthChart:
+        span, length, fill, events, mins, maxs = frozen
+        chart = cls(capacity)
+        chart.span, chart.length, chart.fill, chart.events = span, length, fill, events
+        chart.mins[: len(mins)] = mins
+        chart.maxs[: len(maxs)] = maxs
+        return chart
+
+
+@dataclass(frozen=True)
+class WalkerState:
+    """Everything a walker holds after ``index`` events (a checkpoint)."""
+
+    index: int
+    path: tuple[int, ...]
+    after: int | None  # the square the last event backtracked from (None: a move)
+    nodes: int  # move events so far, the root's included
+    backtracks: int
+    max_depth: int
+    heat: tuple[int, ...]  # entries per square
+    chart: tuple  # DepthChart.freeze()
+
+    @property
+    def events(self) -> int:
+        return self.index
+
+
+class Walker:
+    """Steps through one demo's events from any state it reached before.
+
+    ``algorithm`` is ``seed`` or ``warnsdorff`` (the search, see
+    :func:`~server.engine.search.search_events`) or ``construct`` (the construction's
+    tour, one move per square).  ``counts``: whether encoded moves carry their
+    candidates' onward counts (the protocol does for Warnsdorff).
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        start: int,
+        *,
+        algorithm: str,
+        closed: bool = False,
+        pruning=(),
+        node_budget: int | None = None,
+        state: WalkerState | None = None,
+    ) -> None:
+        self.board = board
+        self.start = start
+        self.algorithm = algorithm
+        self.closed = closed
+        self.pruning = tuple(pruning)
+        self.node_budget = node_budget
+        self.counts = algorithm == "warnsdorff"
+        self.end = None  # the final event (Found / Exhausted / Budget) once reached
+        if state is None:
+            self.index = 0
+            self.path: list[int] = []
+            self.after = None
+            self.nodes = self.backtracks = self.max_depth = 0
+            self.heat = [0] * board.area
+            self.chart = DepthChart()
+        else:
+            if len(state.heat) != board.area:
+                raise BoardError("the walker state belongs to another board")
+            self.index = state.index
+            self.path = list(state.path)
+            self.after = state.after
+            self.nodes, self.backtracks = state.nodes, state.backtracks
+            self.max_depth = state.max_depth
+            self.heat = list(state.heat)
+            self.chart = DepthChart.thaw(state.chart)
+        self._events = self._open()
+
+    def _open(self) -> Iterator:
+        if self.algorithm == "construct":
+            return self._construction()
+        resume = None
+        if self.index:
+            resume = Resume(tuple(self.path), self.after, self.nodes, self.backtracks)
+        return search_events(
+            self.board,
+            self.start,
+            closed=self.closed,
+            ordering=self.algorithm,
+            pruning=self.pruning,
+            node_budget=self.node_budget,
+            resume=resume,
+        )
+
+    def _construction(self) -> Iterator:
+        from .construct import construct_tour
+        from .search import Found
+
+        tour = construct_tour(self.board.rows, self.board.cols, self.start, closed=self.closed)
+        for depth in range(self.index, len(tour)):
+            yield Move(tour[depth], depth, (), None)
+        yield Found(tuple(tour), len(tour), 0)
+
+    # -- walking ---------------------------------------------------------------------------
+    def advance(self, n: int, out: list[int] | None = None) -> int:
+        """Take up to ``n`` events (fewer when the search ends); encode them into ``out``.
+
+        Returns how many were taken.  Once the search has ended, :attr:`end` holds its
+        final event and every further call takes none.
+        """
+        if self.end is not None or n <= 0:
+            return 0
+        path, heat, chart = self.path, self.heat, self.chart
+        push, pop, chart_push = path.append, path.pop, chart.push
+        counts = self.counts
+        taken = 0
+        max_depth = self.max_depth
+        nodes = self.nodes
+        backtracks = self.backtracks
+        after = self.after
+        for event in self._events:
+            kind = type(event)
+            if kind is Move:
+                sq = event.square
+                push(sq)
+                heat[sq] += 1
+                nodes += 1
+                after = None
+                depth = len(path)
+                if depth > max_depth:
+                    max_depth = depth
+                if out is not None:
+                    cands = event.candidates
+                    out.append(sq)
+                    out.append(len(cands))
+                    out.extend(cands)
+                    if counts and cands:
+                        out.extend(event.onward)
+            elif kind is Backtrack:
+                after = pop()
+                backtracks += 1
+                depth = len(path)
+                if out is not None:
+                    out.append(-1 - after)
+            else:
+                self.end = event
+                break
+            chart_push(depth)
+            taken += 1
+            if taken >= n:
+                break
+        self.index += taken
+        self.nodes, self.backtracks = nodes, backtracks
+        self.max_depth, self.after = max_depth, after
+        return taken
+
+    def state(self) -> WalkerState:
+        return WalkerState(
+            self.index,
+            tuple(self.path),
+            self.after,
+            self.nodes,
+            self.backtracks,
+            self.max_depth,
+            tuple(self.heat),
+            self.chart.freeze(),
+        )
+
+    def close(self) -> None:
+        close = getattr(self._events, "close", None)
+        if close is not None:
+            close()
