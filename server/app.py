@@ -26,7 +26,7 @@ def create_app(config: dict | None = None) -> Flask:
     )
     app.config.update(build_config(Path(app.instance_path), config))
 
-    from .game.models import init_db
+    from .db import init_db
     from .web import api, errors, pages, security
 
     init_db(app)

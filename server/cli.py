@@ -76,6 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--time-limit", type=_positive_float, default=None, metavar="SECONDS")
     solve.add_argument("--json", action="store_true")
 
+    database = sub.add_parser("db", help="the database's schema (migrations)")
+    database.add_argument(
+        "action",
+        choices=("upgrade", "status"),
+        help="upgrade: apply the migrations this release needs; status: say where it stands",
+    )
+
     hint = sub.add_parser("hint", help="is this partial tour completable? what next?")
     hint.add_argument("dims", metavar="ROWSxCOLS")
     hint.add_argument("--path", nargs="+", required=True, metavar="R,C")
@@ -200,10 +207,38 @@ def cmd_hint(args: argparse.Namespace) -> int:
     return {"completable": EXIT_OK, "dead": EXIT_NO_TOUR}.get(answer.verdict, EXIT_BUDGET)
 
 
+def _app(config: dict | None = None):
+    from .app import create_app
+
+    try:
+        return create_app(config or {})
+    except ValueError as err:  # a bad setting, e.g. RATE_LIMIT_GAMES=often
+        raise UsageError(f"bad configuration: {err}") from None
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    """``db upgrade`` / ``db status`` on DATABASE_URL (the embedded SQLite file by default)."""
+    from .db import current_revision, head_revision, upgrade_schema
+
+    app = _app()
+    with app.app_context():
+        if args.action == "upgrade":
+            before, after = upgrade_schema()
+            if before == after:
+                print(f"the database schema is current ({after})")
+            else:
+                print(f"the database schema was upgraded from {before or 'nothing'} to {after}")
+            return EXIT_OK
+        current, head = current_revision(), head_revision()
+        state = "current" if current == head else "stale: run `knights-tour db upgrade`"
+        print(f"database schema {current or 'none'}, this release needs {head}: {state}")
+        return EXIT_OK if current == head else 1
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from werkzeug.serving import make_server
 
-    from .app import create_app
+    from .db import StaleSchema, require_current_schema
     from .extensions import websocket_request_handler
 
     port = args.port
@@ -217,10 +252,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = {}
     if args.message_queue:
         config["SOCKETIO_MESSAGE_QUEUE"] = args.message_queue
-    try:
-        app = create_app(config)
-    except ValueError as err:  # a bad setting, e.g. RATE_LIMIT_GAMES=often
-        raise UsageError(f"bad configuration: {err}") from None
+    app = _app(config)  # an embedded SQLite database is upgraded here
+    with app.app_context():
+        try:
+            require_current_schema()  # a server database is upgraded by its operator
+        except StaleSchema as err:
+            print(f"knights-tour: {err}", file=sys.stderr)
+            return EXIT_USAGE
     try:
         server = make_server(
             args.host, port, app, threaded=True, request_handler=websocket_request_handler()
@@ -251,7 +289,7 @@ def _dims(text: str) -> tuple[int, int]:
         raise UsageError(str(err)) from None
 
 
-COMMANDS = {"serve": cmd_serve, "solve": cmd_solve, "hint": cmd_hint}
+COMMANDS = {"serve": cmd_serve, "solve": cmd_solve, "hint": cmd_hint, "db": cmd_db}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,9 +12,12 @@ here, not in memory:
   client's heartbeat: the student count is the number of fresh student rows, so a
   process that died takes its connections off the count after the presence timeout;
 * ``class_entries``: one row per student attempt at a puzzle, linked to the Play
-  page's game (``games``) the student plays; the class leaderboard is the solved ones.
+  page's game (``games``) the student plays; the class leaderboard is the solved ones;
+* ``class_checkpoints``: the room's search every so many events (a walker state, see
+  server/engine/walker.py), from which any process serves any index of the demo.
 
-Times are epoch seconds (floats), as in ``games``.
+Times are epoch seconds (floats), as in ``games``; processes that share a database
+must keep their clocks in step (NTP), since the search's lease is timed by them.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from __future__ import annotations
 from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..game.models import db
+from ..db import db
 
 
 class ClassRoom(db.Model):
@@ -36,14 +39,21 @@ class ClassRoom(db.Model):
     # their generation, bumped at every change (a run belongs to one generation).
     settings: Mapped[str] = mapped_column(Text)
     gen: Mapped[int] = mapped_column(Integer, default=1)
-    # The teacher's control state: events shown, playing, events per second (None = as
-    # fast as possible), when it was set, and the furthest index the teacher has shown.
+    # The teacher's control state: the event index, playing, events per second (None =
+    # run to the end as fast as the search goes) and when it was set; ``control_seq`` is
+    # the teacher page's number of the last control applied (only newer ones apply).
     idx: Mapped[int] = mapped_column(Integer, default=0)
     playing: Mapped[bool] = mapped_column(Boolean, default=False)
     speed: Mapped[float | None] = mapped_column(Float, nullable=True)
     state_at: Mapped[float] = mapped_column(Float)
+    seq: Mapped[int] = mapped_column(Integer, default=0)  # bumped at every state change
+    control_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # The room's one search: events computed so far, its end once reached (JSON: status,
+    # total events, nodes, backtracks, limit), and the process that runs it (its lease).
     frontier: Mapped[int] = mapped_column(Integer, default=0)
-    seq: Mapped[int] = mapped_column(Integer, default=0)  # bumped at every control change
+    outcome: Mapped[str | None] = mapped_column(Text, nullable=True)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    lease_until: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
     # The class puzzle (JSON: rows, cols, closed, start [r, c]) or None; ``puzzle_seq``
     # numbers the puzzles handed out in this room.
     puzzle: Mapped[str | None] = mapped_column(Text, nullable=True)
@@ -79,7 +89,12 @@ class ClassEntry(db.Model):
     undos: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
-def init_tables(app) -> None:
-    """Create the class tables that are missing (the games tables exist already)."""
-    with app.app_context():
-        db.create_all()
+class ClassCheckpoint(db.Model):
+    __tablename__ = "class_checkpoints"
+
+    code: Mapped[str] = mapped_column(
+        ForeignKey("class_rooms.code", ondelete="CASCADE"), primary_key=True
+    )
+    gen: Mapped[int] = mapped_column(Integer, primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)  # events before the state
+    data: Mapped[str] = mapped_column(Text)  # JSON of a WalkerState

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 from sqlalchemy import delete, func, select, update
 
+from ..db import db
 from ..game import rules
 from ..game import service as games
-from ..game.models import db
 from ..game.rules import RuleError
 from ..stream.spec import ALGORITHMS, parse_start
 from .models import ClassEntry, ClassPresence, ClassRoom

@@ -29,8 +29,8 @@ from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
 from ..classroom import service
 from ..classroom.service import ClassError
+from ..db import db
 from ..extensions import socketio
-from ..game.models import db
 from ..i18n import request_lang, text
 from ..stream.runs import Limits, Run, RunRegistry
 from ..stream.spec import MAX_WINDOW, ProtocolError, parse_credit, parse_start, parse_stop, run_of
@@ -93,10 +93,7 @@ class Classroom:
 
 
 def init_app(app: Flask) -> None:
-    """Create the class tables and this app's class registry (handlers register at import)."""
-    from ..classroom.models import init_tables
-
-    init_tables(app)
+    """This app's class registry (handlers register at import)."""
     server = socketio.server
     app.extensions[EXTENSION] = Classroom(app, server)
     app.extensions[SERVER] = server

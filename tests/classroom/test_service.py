@@ -11,11 +11,11 @@ from sqlalchemy import select
 from server.classroom import service
 from server.classroom.models import ClassEntry, ClassPresence, ClassRoom
 from server.classroom.service import ClassError
+from server.db import db
 from server.engine.board import Board
 from server.engine.search import solve
 from server.game import rules
 from server.game import service as games
-from server.game.models import db
 from server.stream.spec import ProtocolError
 
 T0 = 1_800_000_000.0

@@ -1,23 +1,19 @@
 """DATABASE_URL on PostgreSQL (docs/deploy.md): a real ``knights-tour serve`` on a real cluster.
 
-A throwaway cluster (Debian's ``initdb`` / ``pg_ctl``, ``make postgres`` installs them)
-lives in a temporary directory, listens on a free loopback port and a unix socket in that
-directory, and is stopped after the test.  PostgreSQL refuses to run as root: as root the
-cluster runs as the ``postgres`` user the package creates.  The app then plays a game
-(moves, undo, a won 5x5 tour, the leaderboard), opens a class room with a puzzle entry,
-and after a restart on the same database the game is still there.
+A throwaway cluster (tests/support/postgres.py) gives each test a fresh database.  The
+operator creates the schema with ``knights-tour db upgrade`` (``serve`` refuses a stale
+one); the app then plays a game (moves, undo, a won 5x5 tour, the leaderboard), opens a
+class room with a puzzle entry, and after a restart on the same database the game is
+still there.
 """
 
 from __future__ import annotations
 
-import glob
 import http.client
 import json
 import os
-import pwd
-import shutil
 import subprocess
-import tempfile
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -27,80 +23,18 @@ import socketio
 from server.engine.board import Board
 from server.engine.search import solve
 
-from .servers import free_port, open_class_room, start_servers, tracebacks
+from .servers import open_class_room, start_servers, tracebacks
 
 pytestmark = pytest.mark.timeout(120)
 
 
-def pg_bin() -> Path | None:
-    found = shutil.which("initdb")
-    if found:
-        return Path(found).resolve().parent
-    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    return Path(candidates[-1]).parent if candidates else None
-
-
-def as_owner(args: list[str], user: str | None) -> list[str]:
-    return ["runuser", "-u", user, "--", *args] if user else args
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    """(SQLAlchemy URL of a fresh database, the cluster's directory)."""
-    pytest.importorskip("psycopg")
-    binaries = pg_bin()
-    if binaries is None:
-        pytest.skip("PostgreSQL is not installed (`make postgres` installs Debian's package)")
-    user = None
-    if os.geteuid() == 0:  # postgres will not run as root
-        try:
-            pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.skip("running as root and there is no `postgres` user to run the cluster")
-        user = "postgres"
-    # not under pytest's tmp dir: that is private to root, the postgres user cannot enter it
-    directory = Path(tempfile.mkdtemp(prefix="knights-pg-"))
-    if user:
-        shutil.chown(directory, user)
-    data, port = directory / "data", free_port()
-    run = dict(check=True, capture_output=True, text=True, timeout=60)
-    subprocess.run(
-        as_owner([str(binaries / "initdb"), "-D", str(data), "-U", "knights", "-A", "trust"], user),
-        **run,
+def db_command(action: str, database_url: str, tmp_path) -> subprocess.CompletedProcess:
+    """``knights-tour db <action>`` on that database, as an operator runs it."""
+    env = {**os.environ, "DATABASE_URL": database_url, "INSTANCE_PATH": str(tmp_path / "cli")}
+    script = Path(sys.executable).parent / "knights-tour"
+    return subprocess.run(
+        [str(script), "db", action], env=env, capture_output=True, text=True, timeout=120
     )
-    options = f"-h 127.0.0.1 -p {port} -k {directory} -c fsync=off"
-    subprocess.run(
-        as_owner(
-            [
-                str(binaries / "pg_ctl"),
-                "-D",
-                str(data),
-                "-l",
-                str(directory / "log"),
-                "-o",
-                options,
-                "-w",
-                "start",
-            ],
-            user,
-        ),
-        **run,
-    )
-    try:
-        import psycopg
-
-        with psycopg.connect(
-            host="127.0.0.1", port=port, user="knights", dbname="postgres", autocommit=True
-        ) as conn:
-            conn.execute("CREATE DATABASE knights_tour")
-        yield f"postgresql+psycopg://knights@127.0.0.1:{port}/knights_tour", directory
-    finally:
-        subprocess.run(
-            as_owner([str(binaries / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], user),
-            capture_output=True,
-            timeout=60,
-        )
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 def http_json(method: str, url: str, body: dict | None = None) -> tuple[int, dict]:
@@ -120,8 +54,26 @@ def http_json(method: str, url: str, body: dict | None = None) -> tuple[int, dic
         conn.close()
 
 
-def test_the_app_runs_on_postgresql(postgres, tmp_path):
-    database_url, _directory = postgres
+def test_serve_refuses_an_empty_database_until_it_is_upgraded(postgres_url, tmp_path):
+    script = Path(sys.executable).parent / "knights-tour"
+    env = {**os.environ, "DATABASE_URL": postgres_url, "INSTANCE_PATH": str(tmp_path / "i")}
+    refused = subprocess.run(
+        [str(script), "serve", "--port", "0"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert refused.returncode == 2, refused
+    assert refused.stderr.count("\n") == 1 and "knights-tour db upgrade" in refused.stderr
+    status = db_command("status", postgres_url, tmp_path)
+    assert status.returncode == 1 and "stale" in status.stdout, status
+    upgraded = db_command("upgrade", postgres_url, tmp_path)
+    assert upgraded.returncode == 0 and "upgraded from nothing" in upgraded.stdout, upgraded
+    again = db_command("upgrade", postgres_url, tmp_path)
+    assert again.returncode == 0 and "current" in again.stdout, again
+    assert db_command("status", postgres_url, tmp_path).returncode == 0
+
+
+def test_the_app_runs_on_postgresql(postgres_url, tmp_path):
+    database_url = postgres_url
+    assert db_command("upgrade", database_url, tmp_path).returncode == 0
     env = {"DATABASE_URL": database_url}
     (server,) = start_servers(tmp_path / "first", 1, env=env)
     try:
@@ -206,9 +158,9 @@ def test_the_app_runs_on_postgresql(postgres, tmp_path):
         again.stop()
 
 
-def test_a_plain_postgresql_url_uses_psycopg_3(postgres, tmp_path):
-    database_url, _directory = postgres
-    plain = database_url.replace("postgresql+psycopg://", "postgresql://")
+def test_a_plain_postgresql_url_uses_psycopg_3(postgres_url, tmp_path):
+    plain = postgres_url.replace("postgresql+psycopg://", "postgresql://")
+    assert db_command("upgrade", plain, tmp_path).returncode == 0
     (server,) = start_servers(tmp_path / "plain", 1, env={"DATABASE_URL": plain})
     try:
         status, game = http_json("POST", f"{server.url}/api/games", {"rows": 5, "cols": 5})

@@ -20,10 +20,10 @@ from werkzeug.serving import make_server
 from server.app import create_app
 from server.classroom import service
 from server.classroom.models import ClassRoom
+from server.db import db
 from server.engine.board import Board
 from server.engine.search import solve
 from server.extensions import websocket_request_handler
-from server.game.models import db
 from server.stream.encode import count_events, decode
 from server.web.class_socket import CREDIT_SLACK, classroom
 from tests.waiting import wait_until

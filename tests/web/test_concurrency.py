@@ -15,8 +15,9 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from server.app import create_app
+from server.db import db
 from server.game import rules, service
-from server.game.models import Game, db
+from server.game.models import Game
 
 THREADS = 8
 OPS_PER_THREAD = 12

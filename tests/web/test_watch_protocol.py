@@ -185,7 +185,8 @@ def test_construction_streams_its_tour(clients):
 
 def test_show_me_continues_a_game(live, clients):
     app = live[1]
-    from server.game.models import Game, db
+    from server.db import db
+    from server.game.models import Game
     from server.game.service import create_game
 
     with app.app_context():

@@ -1,0 +1,159 @@
+"""A database written by release 0.1.0 upgrades with nothing lost, and play goes on.
+
+The fixtures were written by the released code (tests/migrations/make_release_db.py):
+games in progress, fresh, stuck and won, two leaderboard rows, a class room with a
+demo, a puzzle and two entries.  Each test upgrades a copy, then plays on through the
+app: resume the game in progress, undo, win it, read the leaderboard, and finish the
+class puzzle's open entry.  Once on SQLite (upgraded by the app itself, as ``serve``
+does) and once on a real PostgreSQL (upgraded by ``knights-tour db upgrade``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from sqlalchemy import inspect
+
+from server.app import create_app
+from server.classroom import service as classes
+from server.db import current_revision, db, head_revision, upgrade_schema
+from server.engine.board import Board
+from server.engine.search import solve
+
+HERE = Path(__file__).resolve().parent
+RELEASE = "release-0.1.0"
+FOREVER = 10.0**10  # the fixture's class room was last active long ago
+
+
+def make_app(database_url: str, tmp_path: Path):
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": database_url,
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            "CLASS_ROOM_TTL": FOREVER,
+        }
+    )
+
+
+def play_on(app, manifest: dict) -> None:
+    client = app.test_client()
+    games = manifest["games"]
+
+    # the game in progress resumes where it was: its path, its undo and hint counts
+    progress = games["in_progress"]
+    state = client.get(f"/api/games/{progress['id']}").get_json()
+    cols = progress["cols"]
+    assert [r * cols + c for r, c in state["path"]] == progress["path"]
+    assert (state["status"], state["undos"], state["hints"]) == ("playing", 1, 1)
+    answer = client.post(f"/api/games/{progress['id']}/undo", json={"count": 1})
+    assert answer.status_code == 200 and answer.get_json()["undos"] == 2
+    path = progress["path"][:-1]
+    rest = solve(Board(6, 6), path[0], ordering="warnsdorff", prefix=path).tour[len(path) :]
+    for sq in rest:
+        answer = client.post(
+            f"/api/games/{progress['id']}/moves", json={"row": sq // 6, "col": sq % 6}
+        )
+        assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["status"] == "won"
+    answer = client.post(f"/api/games/{progress['id']}/score", json={"name": "升级后"})
+    assert answer.status_code == 201, answer.get_json()
+
+    # the other games are as they were left
+    assert client.get(f"/api/games/{games['fresh']['id']}").get_json()["status"] == "new"
+    assert client.get(f"/api/games/{games['stuck']['id']}").get_json()["status"] == "stuck"
+    assert client.get(f"/api/games/{games['won']['id']}").get_json()["status"] == "won"
+
+    # the leaderboards keep the old rows, and rank the new one among them
+    five = client.get("/api/leaderboard?rows=5&cols=5").get_json()
+    assert [e["name"] for e in five["unassisted"]] == [games["won"]["name"]]
+    six = client.get("/api/leaderboard?rows=6&cols=6&closed=true").get_json()
+    assert [e["name"] for e in six["assisted"]] == [games["won_assisted"]["name"]]
+    six_open = client.get("/api/leaderboard?rows=6&cols=6").get_json()
+    assert [e["name"] for e in six_open["assisted"]] == ["升级后"]
+
+    # the class room: its demo, its puzzle, its leaderboard; the open entry can finish
+    room_facts = manifest["room"]
+    with app.app_context():
+        room = classes.find_room(room_facts["code"], ttl=FOREVER)
+        assert classes.token_matches(room, room_facts["token"])
+        state = classes.public_state(room, classes.now())
+        assert state["settings"] == room_facts["settings"] and state["gen"] == 2
+        board = classes.leaderboard(room)
+        assert [e["name"] for e in board["entries"]] == [room_facts["solved"]["name"]]
+        assert board["trying"] == 2
+    trying = room_facts["trying"]["game"]
+    tour = solve(Board(5, 5), 0).tour
+    for sq in tour[1:]:
+        answer = client.post(f"/api/games/{trying}/moves", json={"row": sq // 5, "col": sq % 5})
+        assert answer.status_code == 200, answer.get_json()
+    with app.app_context():
+        room = classes.find_room(room_facts["code"], ttl=FOREVER)
+        classes.record_solution(room, trying, classes.now())
+        names = [e["name"] for e in classes.leaderboard(room)["entries"]]
+        assert sorted(names) == sorted([room_facts["solved"]["name"], room_facts["trying"]["name"]])
+
+
+def check_schema(app) -> None:
+    with app.app_context():
+        assert current_revision() == head_revision()
+        tables = set(inspect(db.engine).get_table_names())
+        assert {"games", "scores", "class_rooms", "class_checkpoints"} <= tables
+
+
+def test_a_release_sqlite_database_upgrades_when_the_app_starts(tmp_path):
+    copy = tmp_path / "old.sqlite3"
+    shutil.copyfile(HERE / f"{RELEASE}.sqlite3", copy)
+    manifest = json.loads((HERE / f"{RELEASE}.json").read_text(encoding="utf-8"))
+    app = make_app(f"sqlite:///{copy}", tmp_path)
+    check_schema(app)
+    play_on(app, manifest)
+    # and again: an up-to-date database is left alone
+    again = make_app(f"sqlite:///{copy}", tmp_path)
+    with again.app_context():
+        assert upgrade_schema()[0] == head_revision()
+
+
+def test_a_release_postgresql_database_upgrades_with_the_command(
+    postgres_cluster, postgres_url, tmp_path
+):
+    postgres_cluster.load(postgres_url, HERE / f"{RELEASE}.postgres.sql")
+    manifest = json.loads((HERE / f"{RELEASE}.postgres.json").read_text(encoding="utf-8"))
+    app = make_app(postgres_url, tmp_path)
+    with app.app_context():
+        assert current_revision() is None  # made before migrations: no version yet
+        before, after = upgrade_schema()
+        assert (before, after) == (None, head_revision())
+    check_schema(app)
+    play_on(app, manifest)
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_an_empty_database_gets_the_whole_schema(engine, request, tmp_path):
+    url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
+    if engine == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+    app = make_app(url, tmp_path)
+    with app.app_context():
+        upgrade_schema()
+    check_schema(app)
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_the_migrations_make_exactly_the_models_schema(engine, request, tmp_path):
+    """Alembic's autogenerate finds nothing to add: models and migrations agree."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
+    if engine == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+    app = make_app(url, tmp_path)
+    with app.app_context():
+        upgrade_schema()
+        with db.engine.connect() as conn:
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            assert compare_metadata(context, db.metadata) == []

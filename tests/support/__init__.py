@@ -1,0 +1,1 @@
+"""Test support shared by the tests and the benchmarks: live servers, clients, databases."""
