@@ -36,13 +36,16 @@ def create_app(config: dict | None = None) -> Flask:
     security.register(app)  # CSP, nosniff, Referrer-Policy on every response
 
     from .extensions import init_socketio
+    from .web import class_pages, class_socket, socket_guards, watch_socket
 
-    init_socketio(app)  # the /watch live search stream (docs/protocol.md)
-
-    from .web import class_pages, class_socket
-
-    class_pages.register(app)  # class rooms: /class pages and the /class namespace
+    namespaces = [
+        watch_socket.WatchNamespace(watch_socket.NAMESPACE),  # the live search stream
+        class_socket.ClassNamespace(class_socket.NAMESPACE),  # class rooms
+    ]
+    init_socketio(app, namespaces, socket_guards.install)  # docs/protocol.md
+    watch_socket.init_app(app)
     class_socket.init_app(app)
+    class_pages.register(app)  # class rooms: /class pages
     if app.config["PROXY_FIX"]:  # outermost, so HTTP and Socket.IO both see the real client
         from werkzeug.middleware.proxy_fix import ProxyFix
 

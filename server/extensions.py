@@ -1,14 +1,15 @@
-"""Flask extensions shared by the app: the Socket.IO server for the live watch stream.
+"""Flask extensions shared by the app: the Socket.IO server (/watch and /class).
 
 ``socketio`` is created unbound and bound to an app by :func:`init_socketio` in
-``create_app``.  Threading mode is explicit (websockets through simple-websocket), so
-an installed eventlet or gevent is never picked up by auto-detection.
+``create_app``, which also registers the namespaces.  Threading mode is explicit
+(websockets through simple-websocket), so an installed eventlet or gevent is never
+picked up by auto-detection.
 """
 
 from __future__ import annotations
 
 from flask import Flask
-from flask_socketio import SocketIO
+from flask_socketio import Namespace, SocketIO
 
 socketio = SocketIO()
 
@@ -30,10 +31,14 @@ def cors_origins(value):
     return origins or None
 
 
-def init_socketio(app: Flask) -> None:
-    """Bind ``socketio`` to ``app`` and register the /watch handlers and run registry."""
-    from .web import socket_guards, watch_socket
+def init_socketio(app: Flask, namespaces: list[Namespace], install_guards) -> None:
+    """Bind ``socketio`` to ``app``, guard its server and register ``namespaces``.
 
+    The Socket.IO server made here is kept with the app (``socketio_server``): the
+    shared ``socketio`` object only remembers the last app it was bound to (tests build
+    many apps) and background tasks must emit through their own.  Flask-SocketIO keeps
+    namespace objects across apps, so a namespace class is registered once.
+    """
     socketio.init_app(
         app,
         async_mode="threading",
@@ -41,8 +46,12 @@ def init_socketio(app: Flask) -> None:
         cors_allowed_origins=cors_origins(app.config.get("SOCKETIO_CORS_ALLOWED_ORIGINS")),
         max_http_buffer_size=MAX_MESSAGE_BYTES,
     )
-    socket_guards.install(socketio.server)
-    watch_socket.init_app(app)
+    install_guards(socketio.server)
+    app.extensions["socketio_server"] = socketio.server
+    registered = {type(handler) for handler in socketio.namespace_handlers}
+    for namespace in namespaces:
+        if type(namespace) not in registered:
+            socketio.on_namespace(namespace)
 
 
 def websocket_request_handler():

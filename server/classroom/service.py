@@ -5,11 +5,13 @@ No Flask web code here: the Socket.IO handlers (server/web/class_socket.py) and 
 a :class:`ClassError` with a protocol error code.  All state lives in the database
 (server/classroom/models.py), so any server process can serve any member of a room.
 
-The demo is synchronised by *index*: the teacher's browser runs the search and is the
-clock; it reports how many events it has shown (``index``), whether it plays and at what
-speed.  The search is deterministic, so each student's own run of the same settings has
-the same event at every index, and a student just seeks to the teacher's index.  A late
-joiner gets the index extrapolated to now (:func:`public_state`).
+The demo is synchronised by *index*.  The room's state says where the class is: the
+teacher's last control (an event index, playing or not, at what speed, when) from which
+the index *now* follows (:func:`room_index`).  The teacher's page numbers its controls
+and one only applies if it is newer (:func:`set_control`: a compare-and-set in one
+UPDATE).  The room's one search runs in whichever process holds its lease
+(:func:`acquire_lease`, server/classroom/feed.py); it records its progress and
+checkpoints here, so any process can serve any index and take the search over.
 """
 
 from __future__ import annotations
@@ -22,14 +24,15 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, or_, select, update
 
 from ..db import db
 from ..game import rules
 from ..game import service as games
 from ..game.rules import RuleError
 from ..stream.spec import ALGORITHMS, parse_start
-from .models import ClassEntry, ClassPresence, ClassRoom
+from ..stream.timeline import Demo, state_from_json, state_to_json
+from .models import ClassCheckpoint, ClassEntry, ClassPresence, ClassRoom
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0, 1: read aloud, typed on phones
 CODE_LENGTH = 6
@@ -40,8 +43,9 @@ PRESENCE_TIMEOUT = 60.0  # a connection without a heartbeat for this long is not
 HEARTBEAT_SECONDS = 20.0  # what the clients are told to use
 MAX_SPEED = 10_000.0  # events per second; None means "as fast as the browser can draw"
 MAX_INDEX = 50_000_000  # the stream's node budget bounds the events of a run
-NODE_BUDGET = 5_000_000  # every class run (teacher and students alike) searches with these
-TIME_LIMIT = 600.0
+MAX_SEQ = 2**53  # the teacher page's control numbers (a JavaScript safe integer)
+NODE_BUDGET = 5_000_000  # the room's one search is bounded by these
+TIME_LIMIT = 600.0  # seconds of computing
 MAX_ENTRIES = 500  # attempts per puzzle per room
 LEADERBOARD_SIZE = 50
 DEFAULT_SETTINGS = {
@@ -125,6 +129,10 @@ def open_room(at: float | None = None, ttl: float = DEFAULT_TTL) -> Opened:
         state_at=at,
         frontier=0,
         seq=0,
+        control_seq=0,
+        outcome=None,
+        owner=None,
+        lease_until=0.0,
         puzzle=None,
         puzzle_seq=0,
     )
@@ -159,6 +167,7 @@ def sweep(at: float, ttl: float = DEFAULT_TTL) -> int:
 
 
 def _delete_rooms(codes: list[str]) -> None:
+    db.session.execute(delete(ClassCheckpoint).where(ClassCheckpoint.code.in_(codes)))
     db.session.execute(delete(ClassPresence).where(ClassPresence.code.in_(codes)))
     db.session.execute(delete(ClassEntry).where(ClassEntry.code.in_(codes)))
     db.session.execute(delete(ClassRoom).where(ClassRoom.code.in_(codes)))
@@ -200,36 +209,30 @@ def check_settings(payload) -> dict:
     }
 
 
-def run_payload(room: ClassRoom, run: str, window: int) -> dict:
-    """The /watch ``start`` payload of the room's current demo (every class run uses it)."""
+def demo_of(room: ClassRoom) -> Demo:
+    """The room's current demo as a timeline runs it."""
     settings = json.loads(room.settings)
-    return {
-        "run": run,
-        **settings,
-        "window": window,
-        "node_budget": NODE_BUDGET,
-        "time_limit": TIME_LIMIT,
-    }
+    row, col = settings["start"]
+    return Demo(
+        rows=settings["rows"],
+        cols=settings["cols"],
+        start=row * settings["cols"] + col,
+        algorithm=settings["algorithm"],
+        closed=settings["closed"],
+        pruning=settings["pruning"],
+        node_budget=NODE_BUDGET,
+        time_limit=TIME_LIMIT,
+    )
 
 
-def set_settings(room: ClassRoom, payload, at: float) -> dict:
-    """New demo settings: a new generation, back to index 0, paused."""
-    settings = check_settings(payload)  # ProtocolError: worded as on /watch
-    room.settings = json.dumps(settings)
-    room.gen += 1
-    room.idx = 0
-    room.frontier = 0
-    room.playing = False
-    room.state_at = at
-    room.seq += 1
-    touch(room, at)
-    db.session.commit()
-    return public_state(room, at)
+def _field_error(name: str) -> ClassError:
+    return ClassError("bad-request", "class.error.bad-request.field", field=name)
 
 
-def _index(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_INDEX:
-        raise ClassError("bad-request", "class.error.bad-request.field", field=name)
+def _int(payload: dict, name: str, low: int, high: int) -> int:
+    value = payload.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _field_error(name)
     return value
 
 
@@ -237,69 +240,202 @@ def parse_speed(value) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ClassError("bad-request", "class.error.bad-request.field", field="speed")
+        raise _field_error("speed")
     if not 0 < value <= MAX_SPEED:
-        raise ClassError("bad-request", "class.error.bad-request.field", field="speed")
+        raise _field_error("speed")
     return float(value)
 
 
-def set_control(room: ClassRoom, payload, at: float, *, shown_limit: int | None = None) -> dict:
-    """The teacher's clock: ``{gen, index, playing, speed}`` (``frontier`` optional).
+def _apply(room: ClassRoom, seq: int, at: float, values: dict, *, gen: int | None = None) -> None:
+    """Compare-and-set: apply ``values`` only if ``seq`` is newer than the last one applied.
 
-    ``shown_limit`` caps the index and frontier at the events the server actually sent to
-    the teacher's run, so a forged index cannot send students' runs beyond it.
+    One UPDATE whose WHERE holds the comparison, so neither two threads nor two
+    processes can put an older state back (the database serialises the writes and
+    re-checks the condition).  Refusals: ``stale`` when the demo changed under the
+    message (``gen``), ``superseded`` when a newer control was applied already; both
+    carry the room's current state.
     """
+    conditions = [ClassRoom.code == room.code, ClassRoom.control_seq < seq]
+    if gen is not None:
+        conditions.append(ClassRoom.gen == gen)
+    values = {**values, "control_seq": seq, "seq": ClassRoom.seq + 1, "last_active": at}
+    result = db.session.execute(
+        update(ClassRoom).where(*conditions).values(values),
+        execution_options={"synchronize_session": False},
+    )
+    db.session.commit()  # expires ``room``: the next read sees the row as it is now
+    if result.rowcount != 1:
+        if db.session.get(ClassRoom, room.code) is None:
+            raise ClassError("unknown-room")
+        state = public_state(room, at)
+        if gen is not None and room.gen != gen:
+            raise ClassError("stale", gen=room.gen, state=state)
+        raise ClassError("superseded", state=state)
+
+
+def set_settings(room: ClassRoom, payload, at: float) -> dict:
+    """New demo settings ``{seq, rows, cols, start, ...}``: a new generation, index 0, paused."""
     if not isinstance(payload, dict):
-        raise ClassError("bad-request", "class.error.bad-request.payload")
-    gen = payload.get("gen")
-    if isinstance(gen, bool) or not isinstance(gen, int):
-        raise ClassError("bad-request", "class.error.bad-request.field", field="gen")
-    if gen != room.gen:
-        raise ClassError("stale", gen=room.gen)
-    index = _index(payload.get("index"), "index")
-    frontier = _index(payload.get("frontier", index), "frontier")
-    playing = payload.get("playing")
-    if not isinstance(playing, bool):
-        raise ClassError("bad-request", "class.error.bad-request.field", field="playing")
-    speed = parse_speed(payload.get("speed"))
-    if shown_limit is not None:
-        index = min(index, shown_limit)
-        frontier = min(frontier, shown_limit)
-    room.idx = index
-    room.frontier = max(room.frontier, frontier, index)
-    room.playing = playing
-    room.speed = speed
-    room.state_at = at
-    room.seq += 1
-    touch(room, at)
+        raise ClassError("bad-request", "class.error.bad-request.settings")
+    seq = _int(payload, "seq", 1, MAX_SEQ)
+    settings = check_settings(payload)  # ProtocolError: worded as on /watch
+    _apply(
+        room,
+        seq,
+        at,
+        {
+            "settings": json.dumps(settings),
+            "gen": ClassRoom.gen + 1,
+            "idx": 0,
+            "frontier": 0,
+            "outcome": None,
+            "playing": False,
+            "state_at": at,
+        },
+    )
+    db.session.execute(
+        delete(ClassCheckpoint).where(
+            ClassCheckpoint.code == room.code, ClassCheckpoint.gen < room.gen
+        )
+    )
     db.session.commit()
     return public_state(room, at)
 
 
-def public_state(room: ClassRoom, at: float) -> dict:
-    """What a student needs to follow: settings, generation and the index *now*.
+def set_control(room: ClassRoom, payload, at: float) -> dict:
+    """The teacher's clock ``{seq, gen, index, playing, speed}``, applied only if newer.
 
-    While the teacher plays at a finite speed the index is extrapolated from the last
-    control message, so a late joiner lands where the class is, not where it was.
+    ``speed`` is events per second, or None: run to the end as fast as the search goes.
+    """
+    if not isinstance(payload, dict):
+        raise ClassError("bad-request", "class.error.bad-request.payload")
+    seq = _int(payload, "seq", 1, MAX_SEQ)
+    gen = _int(payload, "gen", 0, MAX_SEQ)
+    index = _int(payload, "index", 0, MAX_INDEX)
+    playing = payload.get("playing")
+    if not isinstance(playing, bool):
+        raise _field_error("playing")
+    speed = parse_speed(payload.get("speed"))
+    _apply(
+        room,
+        seq,
+        at,
+        {"idx": index, "playing": playing, "speed": speed, "state_at": at},
+        gen=gen,
+    )
+    return public_state(room, at)
+
+
+def outcome_of(room: ClassRoom) -> dict | None:
+    return json.loads(room.outcome) if room.outcome else None
+
+
+def room_index(room: ClassRoom, at: float) -> int:
+    """The demo's index at ``at``: where the class is.
+
+    Playing at a speed, the index moves on from the last control by itself (a late
+    joiner lands where the class is, not where it was); playing with no speed, it is
+    as far as the search has got.  Never past the search's end once that is known.
     """
     index = room.idx
-    if room.playing and room.speed is not None:
-        index += int(room.speed * max(0.0, at - room.state_at))
+    if room.playing:
+        if room.speed is None:
+            index = max(index, room.frontier)
+        else:
+            index += int(room.speed * max(0.0, at - room.state_at))
+    outcome = outcome_of(room)
+    if outcome is not None:
+        index = min(index, outcome["total"])
+    return min(index, MAX_INDEX)
+
+
+def public_state(room: ClassRoom, at: float) -> dict:
+    """What every member needs to follow: settings, generation, the index *now*, the end."""
+    outcome = outcome_of(room)
+    if outcome is not None:
+        outcome = {key: outcome[key] for key in ("status", "total", "nodes", "backtracks", "limit")}
     return {
         "gen": room.gen,
         "settings": json.loads(room.settings),
-        "index": index,
+        "index": room_index(room, at),
         "playing": room.playing,
         "speed": room.speed,
-        "frontier": max(room.frontier, index),
+        "frontier": room.frontier,
+        "end": outcome,
         "seq": room.seq,
+        "control_seq": room.control_seq,
     }
 
 
-def credit_ceiling(room: ClassRoom, at: float, slack: int) -> int:
-    """How many events of the current demo a student's run may be granted in total."""
-    state = public_state(room, at)
-    return state["frontier"] + slack
+def record_progress(code: str, gen: int, frontier: int, outcome: dict | None) -> bool:
+    """The room's search reached ``frontier`` events (and maybe its end); False if stale."""
+    values = {"frontier": frontier}
+    if outcome is not None:
+        values["outcome"] = json.dumps(outcome)
+        values["seq"] = ClassRoom.seq + 1  # the end is news: members take the new state
+    result = db.session.execute(
+        update(ClassRoom).where(ClassRoom.code == code, ClassRoom.gen == gen).values(values),
+        execution_options={"synchronize_session": False},
+    )
+    db.session.commit()
+    return result.rowcount == 1
+
+
+# -- the search's owner and checkpoints ------------------------------------------------------
+def acquire_lease(code: str, owner: str, at: float, seconds: float) -> bool:
+    """Take (or keep) the room's search for ``seconds``; False while another process holds it."""
+    result = db.session.execute(
+        update(ClassRoom)
+        .where(
+            ClassRoom.code == code,
+            or_(
+                ClassRoom.owner.is_(None),
+                ClassRoom.owner == owner,
+                ClassRoom.lease_until < at,
+            ),
+        )
+        .values(owner=owner, lease_until=at + seconds),
+        execution_options={"synchronize_session": False},
+    )
+    db.session.commit()
+    return result.rowcount == 1
+
+
+def release_lease(code: str, owner: str) -> None:
+    db.session.execute(
+        update(ClassRoom)
+        .where(ClassRoom.code == code, ClassRoom.owner == owner)
+        .values(owner=None, lease_until=0.0),
+        execution_options={"synchronize_session": False},
+    )
+    db.session.commit()
+
+
+def save_checkpoints(code: str, gen: int, states, spacing: int) -> None:
+    """Store the search's new checkpoints; drop those the thinned spacing no longer keeps."""
+    for state in states:
+        db.session.merge(
+            ClassCheckpoint(
+                code=code, gen=gen, idx=state.index, data=json.dumps(state_to_json(state))
+            )
+        )
+    db.session.execute(
+        delete(ClassCheckpoint).where(
+            ClassCheckpoint.code == code,
+            ClassCheckpoint.gen == gen,
+            ClassCheckpoint.idx % spacing != 0,
+        )
+    )
+    db.session.commit()
+
+
+def load_checkpoints(code: str, gen: int) -> list:
+    rows = db.session.scalars(
+        select(ClassCheckpoint.data)
+        .where(ClassCheckpoint.code == code, ClassCheckpoint.gen == gen)
+        .order_by(ClassCheckpoint.idx)
+    )
+    return [state_from_json(json.loads(data)) for data in rows]
 
 
 # -- presence ------------------------------------------------------------------------------

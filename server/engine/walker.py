@@ -86,8 +86,14 @@ class DepthChart:
 
     def freeze(self) -> tuple:
         n = self.columns()
-        return (self.span, self.length, self.fill, self.events, tuple(self.mins[:n]),
-                tuple(self.maxs[:n]))  # fmt: skip
+        return (
+            self.span,
+            self.length,
+            self.fill,
+            self.events,
+            tuple(self.mins[:n]),
+            tuple(self.maxs[:n]),
+        )
 
     @classmethod
     def thaw(cls, frozen: tuple, capacity: int = CHART_COLUMNS) -> DepthChart:

@@ -61,8 +61,17 @@ class Cluster:
         data = self.directory / "data"
         self._run("initdb", "-D", str(data), "-U", "knights", "-A", "trust")
         options = f"-h 127.0.0.1 -p {self.port} -k {self.directory} -c fsync=off"
-        self._run("pg_ctl", "-D", str(data), "-l", str(self.directory / "log"), "-o", options,
-                  "-w", "start")  # fmt: skip
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(data),
+            "-l",
+            str(self.directory / "log"),
+            "-o",
+            options,
+            "-w",
+            "start",
+        )
 
     def _run(self, tool: str, *args: str) -> subprocess.CompletedProcess:
         command = [str(self.binaries / tool), *args]
@@ -85,10 +94,24 @@ class Cluster:
         """Run a pg_dump file (psql) into the database at ``url``."""
         name = url.rsplit("/", 1)[1]
         subprocess.run(
-            [str(self.binaries / "psql"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "knights",
-             "-d", name, "-v", "ON_ERROR_STOP=1", "-q", "-f", str(sql_file)],
+            [
+                str(self.binaries / "psql"),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-U",
+                "knights",
+                "-d",
+                name,
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-q",
+                "-f",
+                str(sql_file),
+            ],
             **RUN,
-        )  # fmt: skip
+        )
 
     def stop(self) -> None:
         with contextlib.suppress(subprocess.SubprocessError):

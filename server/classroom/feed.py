@@ -1,0 +1,263 @@
+"""A class room's one search, streamed to the whole room.
+
+Every process that has members of a room runs a :class:`RoomFeed` for it, but only
+the one holding the room's lease (``class_rooms.owner``, renewed every second, lost
+after :data:`LEASE_SECONDS`) runs the search: its :class:`~server.stream.timeline.Timeline`
+computes ahead of the class, stores checkpoints in the database and broadcasts to
+the Socket.IO room (through the message queue, to members on every process):
+
+* ``feed`` ``{gen, at, events}``: the encoded events from index ``at`` on, a little
+  ahead of where the class is, so a step or a play shows at once everywhere;
+* ``snapshot`` ``{gen, index, at, path, ..., events}``: where a viewer must stand
+  when the class jumped (a seek, "jump to the end"), and, while the demo plays
+  faster than :data:`STREAM_MAX_SPEED`, a keyframe a few times a second instead of
+  every event (nobody can follow thousands of moves a second; a phone on school
+  Wi-Fi should not have to receive them);
+* ``state`` once the search has ended, so everyone knows the end.
+
+The others watch the lease and take the search over when the owner is gone: they
+resume it from the stored checkpoints, and the class goes on from the same index.
+Any process answers a member's ``sync`` (a late joiner, a reconnect) from the owner's
+timeline or from a replica built on the stored checkpoints: bounded work, never a
+replay from event 0.
+
+No Flask here: the web layer passes ``emit``, ``start_task`` and ``in_context``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from ..stream.timeline import SNAPSHOT_TAIL, Timeline
+from . import service
+from .service import ClassError
+
+LEASE_SECONDS = 3.0  # a lease not renewed for this long can be taken over
+RENEW_EVERY = 1.0
+WATCH_EVERY = 0.5  # how often a process without the lease looks at it
+PLAY_TICK = 0.1  # the owner's pace while the class plays
+FAST_TICK = 0.2  # keyframes: five a second
+IDLE_TICK = 0.25  # paused: how soon a control from another process is noticed
+SLICE_SECONDS = 0.1  # computing done between two ticks
+STREAM_MAX_SPEED = 500.0  # events per second; faster is shown by keyframes
+PAUSED_AHEAD = 200  # events sent ahead of a paused class (steps show at once)
+AHEAD_SECONDS = 2.0  # ... and of a playing one, in seconds of play
+MAX_AHEAD = 2_000
+FEED_BATCH = 1_000  # events per feed message at most
+REPORT_EVERY = 1.0  # seconds between progress records while streaming
+RUN_TO_END = 10**12
+
+log = logging.getLogger(__name__)
+
+
+def streaming(state: dict) -> bool:
+    """Whether members get every event (False: keyframes while it plays fast)."""
+    speed = state["speed"]
+    return not state["playing"] or (speed is not None and speed <= STREAM_MAX_SPEED)
+
+
+def lookahead(state: dict) -> int:
+    """How many events the feed keeps ahead of the class's index."""
+    if not streaming(state):
+        return 0
+    if not state["playing"]:
+        return PAUSED_AHEAD
+    return min(MAX_AHEAD, max(PAUSED_AHEAD, int(state["speed"] * AHEAD_SECONDS)))
+
+
+class RoomFeed:
+    """This process's part in one room's demo: its search when it holds the lease."""
+
+    def __init__(self, hub, code: str) -> None:
+        self.hub = hub
+        self.code = code
+        self.owner = False
+        self._lease_at = 0.0
+        self._wake = threading.Event()
+        self._stopped = threading.Event()
+        self.timeline: Timeline | None = None  # the owner's, for ``gen``
+        self.gen: int | None = None
+        self.sent: int | None = None  # the feed's next index (None: a snapshot comes first)
+        self._reported: tuple = ()
+        self._reported_at = 0.0
+        self._replica: Timeline | None = None  # a non-owner's reads, for ``_replica_gen``
+        self._replica_gen: int | None = None
+        self._replica_lock = threading.Lock()
+        self.finished = threading.Event()
+        self.thread = hub.start_task(self._run)
+
+    # -- control ---------------------------------------------------------------------------
+    def wake(self) -> None:
+        """Something changed in the room (a control, new settings): look now."""
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._wake.set()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped.is_set()
+
+    def _run(self) -> None:
+        threading.current_thread().name = f"class-feed-{self.code}"
+        try:
+            while not self._stopped.is_set():
+                try:
+                    delay = self.hub.in_context(self._tick)
+                except Exception:
+                    log.exception("class room %s: the feed failed a tick", self.code)
+                    delay = 1.0
+                self._wake.wait(delay)
+                self._wake.clear()
+        finally:
+            try:
+                self.hub.in_context(self._retire)
+            except Exception:  # pragma: no cover - the database went away
+                log.exception("class room %s: giving the search up", self.code)
+            self.finished.set()
+
+    def _retire(self) -> None:
+        if self.owner:
+            service.release_lease(self.code, self.hub.process)
+            self.owner = False
+        for timeline in (self.timeline, self._replica):
+            if timeline is not None:
+                timeline.close()
+
+    # -- one tick ----------------------------------------------------------------------------
+    def _tick(self) -> float:
+        at = service.now()
+        try:
+            room = service.find_room(self.code, at, self.hub.ttl)
+        except ClassError:  # closed or expired: nothing left to show
+            self._stopped.set()
+            return 0.0
+        if not self.owner or at - self._lease_at >= RENEW_EVERY:
+            was_owner = self.owner
+            self.owner = service.acquire_lease(self.code, self.hub.process, at, LEASE_SECONDS)
+            self._lease_at = at
+            if self.owner and not was_owner:
+                log.info("class room %s: this process runs its search now", self.code)
+                self.sent = None  # members get a snapshot first: no gap after a takeover
+        if not self.owner:
+            return WATCH_EVERY
+        if room.gen <= 1:  # nothing shown yet
+            return IDLE_TICK
+        timeline = self._timeline_for(room)
+        state = service.public_state(room, at)
+        if streaming(state):
+            return self._stream(timeline, state)
+        return self._keyframes(timeline, state)
+
+    def _timeline_for(self, room) -> Timeline:
+        if self.timeline is None or self.gen != room.gen:
+            if self.timeline is not None:
+                self.timeline.close()
+            states = service.load_checkpoints(room.code, room.gen)  # a takeover resumes
+            self.timeline = Timeline(service.demo_of(room), states)
+            self.gen = room.gen
+            self.sent = None
+            self._reported = ()
+        return self.timeline
+
+    def _stream(self, timeline: Timeline, state: dict) -> float:
+        """Every event, a little ahead of the class; a snapshot when the class jumped."""
+        target = state["index"]
+        ahead = lookahead(state)
+        want = target + ahead
+        self._save(timeline.extend(want, seconds=SLICE_SECONDS))
+        self._report(timeline, state)
+        if timeline.frontier < target and timeline.end is None:
+            # still computing towards a far index: show how far it got
+            self._snapshot(timeline, timeline.frontier, 0, keyframe=True)
+            self.sent = None
+            return 0.0
+        jumped = (
+            self.sent is None
+            or target > self.sent + max(ahead, FEED_BATCH)  # forward past what was sent
+            or target < self.sent - ahead - SNAPSHOT_TAIL  # back past what members hold
+        )
+        if jumped:
+            snapshot = self._snapshot(timeline, target, ahead)
+            self.sent = snapshot["at"] + snapshot["count"]
+        else:
+            if self.sent > want:  # the class went back: feed again from its index on
+                self.sent = want
+            stop = min(want, timeline.frontier)
+            while self.sent < stop:
+                upto = min(stop, self.sent + FEED_BATCH)
+                events = timeline.events(self.sent, upto)
+                self.hub.broadcast(
+                    "feed", {"gen": self.gen, "at": self.sent, "events": events}, self.code
+                )
+                self.sent = upto
+        return PLAY_TICK if state["playing"] else IDLE_TICK
+
+    def _keyframes(self, timeline: Timeline, state: dict) -> float:
+        """Playing fast (or to the end): compute a slice, then show where the class is."""
+        run_to_end = state["speed"] is None
+        self._save(
+            timeline.extend(RUN_TO_END if run_to_end else state["index"], seconds=SLICE_SECONDS)
+        )
+        self._report(timeline, state, every=0.0 if run_to_end else REPORT_EVERY)
+        index = timeline.frontier if run_to_end else min(state["index"], timeline.frontier)
+        self._snapshot(timeline, index, 0, keyframe=True)
+        self.sent = None
+        return FAST_TICK
+
+    # -- output --------------------------------------------------------------------------------
+    def _snapshot(self, timeline: Timeline, index: int, ahead: int, *, keyframe=False) -> dict:
+        snapshot = timeline.snapshot(index, ahead=ahead)
+        self.hub.broadcast(
+            "snapshot", {"gen": self.gen, "keyframe": keyframe, **snapshot}, self.code
+        )
+        return snapshot
+
+    def _save(self, states) -> None:
+        if states:
+            service.save_checkpoints(self.code, self.gen, states, self.timeline.spacing)
+
+    def _report(self, timeline: Timeline, state: dict, every: float = REPORT_EVERY) -> None:
+        """Record the search's progress (and its end) where every process reads the room."""
+        progress = (self.gen, timeline.frontier, timeline.end is not None)
+        if progress == self._reported:
+            return
+        at = time.monotonic()
+        ended = timeline.end is not None and not (self._reported and self._reported[2])
+        if not ended and at - self._reported_at < every:
+            return
+        if service.record_progress(self.code, self.gen, timeline.frontier, timeline.end):
+            self._reported, self._reported_at = progress, at
+            if ended:  # everyone learns the end, with the room's new state
+                self.hub.broadcast_state(self.code)
+
+    # -- reads for any member, on any process ---------------------------------------------------
+    def read(self, room, index: int) -> dict | None:
+        """The snapshot a member needs to stand at ``index`` of the room's demo now."""
+        if room.gen <= 1:
+            return None
+        state = service.public_state(room, service.now())
+        ahead = lookahead(state)
+        timeline = self.timeline if self.owner and self.gen == room.gen else None
+        if timeline is None:
+            timeline = self._replica_for(room, index + ahead)
+        snapshot = timeline.snapshot(index, ahead=ahead)
+        return {"gen": room.gen, "keyframe": False, **snapshot}
+
+    def _replica_for(self, room, upto: int) -> Timeline:
+        """A timeline on the stored checkpoints, moved at most two spacings past the last."""
+        with self._replica_lock:
+            replica = self._replica if self._replica_gen == room.gen else None
+            if replica is None or upto > replica.frontier + replica.spacing:
+                states = service.load_checkpoints(room.code, room.gen)
+                if replica is None or (states and states[-1].index > replica.frontier):
+                    if replica is not None:
+                        replica.close()
+                    replica = Timeline(service.demo_of(room), states)
+                    self._replica, self._replica_gen = replica, room.gen
+            latest = replica.checkpoints()[-1].index if replica.checkpoints() else 0
+            replica.extend(min(upto, max(room.frontier, latest + 2 * replica.spacing)))
+            return replica

@@ -1,0 +1,265 @@
+"""One demo's events, computed once and served at any index.
+
+A class room shows one search to everybody (server/classroom/feed.py).  Its
+:class:`Timeline` runs that search forward (:meth:`Timeline.extend`), keeping a
+:class:`~server.engine.walker.WalkerState` every ``spacing`` events: a checkpoint of a
+few hundred ints from which the search resumes exactly.  From those it serves
+
+* :meth:`Timeline.events`: the encoded events of any range (the room's live feed);
+* :meth:`Timeline.snapshot`: what a viewer needs to draw index *i* at once (a late
+  joiner, a reconnect, a seek, "jump to the end"): the path, the counters, the heat
+  map, the depth chart, and the last events before *i* so it can step back a little.
+
+Reaching any index costs at most one replay of ``spacing`` events from the checkpoint
+below it, once per index, however many viewers ask: never a replay from event 0.
+
+Memory is bounded: at most :data:`MAX_CHECKPOINTS` checkpoints (when there would be
+more, every other one is dropped and the spacing doubles), each about
+``2 * squares + 520`` ints (path, heat, 256 chart columns), plus :data:`READERS`
+walkers.  For 8×8 that is under 1 MB per room; for the largest board (30×30), about
+3 MB.  See docs/protocol.md, "Class rooms".
+
+Thread-safe; no Flask, no database (the caller persists checkpoints).
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..engine.board import Board
+from ..engine.search import PRUNINGS
+from ..engine.walker import Walker, WalkerState
+
+FIRST_SPACING = 20_000  # events between checkpoints, at first
+MAX_CHECKPOINTS = 256
+SNAPSHOT_TAIL = 100  # events before the wanted index that a snapshot carries
+READERS = 3  # walkers kept positioned for reads (the feed, a seek, a late joiner)
+SNAPSHOT_CACHE = 8  # snapshots kept: a whole class asking for one index costs one
+
+
+@dataclass(frozen=True)
+class Demo:
+    """The settings a timeline runs: a board, a start and the search's options."""
+
+    rows: int
+    cols: int
+    start: int  # square
+    algorithm: str  # "seed" | "warnsdorff" | "construct"
+    closed: bool
+    pruning: bool
+    node_budget: int
+    time_limit: float  # seconds of computing, in all
+
+    @property
+    def counts(self) -> bool:
+        return self.algorithm == "warnsdorff"
+
+
+def state_to_json(state: WalkerState) -> list:
+    return [
+        state.index,
+        list(state.path),
+        state.after,
+        state.nodes,
+        state.backtracks,
+        state.max_depth,
+        list(state.heat),
+        list(state.chart),
+    ]
+
+
+def state_from_json(data: list) -> WalkerState:
+    index, path, after, nodes, backtracks, max_depth, heat, chart = data
+    span, length, fill, events, mins, maxs = chart
+    return WalkerState(
+        index,
+        tuple(path),
+        after,
+        nodes,
+        backtracks,
+        max_depth,
+        tuple(heat),
+        (span, length, fill, events, tuple(mins), tuple(maxs)),
+    )
+
+
+class Timeline:
+    """The events of one demo, computed once; see the module docstring."""
+
+    def __init__(self, demo: Demo, checkpoints: Iterable[WalkerState] = ()) -> None:
+        self.demo = demo
+        self.board = Board(demo.rows, demo.cols)
+        self._lock = threading.RLock()
+        self.spacing = FIRST_SPACING
+        self._states: list[WalkerState] = sorted(checkpoints, key=lambda s: s.index)
+        while len(self._states) > MAX_CHECKPOINTS:
+            self._thin()
+        latest = self._states[-1] if self._states else None
+        self._head = self._walker(latest)
+        self.end: dict | None = None  # the search's outcome once it ended
+        self.seconds = 0.0  # computing time so far
+        self._readers: list[Walker] = []
+        self._snapshots: OrderedDict[tuple[int, int], dict] = OrderedDict()
+
+    def _walker(self, state: WalkerState | None) -> Walker:
+        demo = self.demo
+        return Walker(
+            self.board,
+            demo.start,
+            algorithm=demo.algorithm,
+            closed=demo.closed,
+            pruning=PRUNINGS if demo.pruning else (),
+            node_budget=demo.node_budget,
+            state=state,
+        )
+
+    # -- computing ------------------------------------------------------------------------
+    @property
+    def frontier(self) -> int:
+        """Events computed so far."""
+        return self._head.index
+
+    def extend(self, upto: int, *, seconds: float | None = None) -> list[WalkerState]:
+        """Compute up to event ``upto`` (or the end, or for about ``seconds``).
+
+        Returns the checkpoints made on the way, for the caller to persist.  Once the
+        search has ended, :attr:`end` says how.
+        """
+        made: list[WalkerState] = []
+        began = time.perf_counter()
+        with self._lock:
+            head = self._head
+            while self.end is None and head.index < upto:
+                next_mark = (head.index // self.spacing + 1) * self.spacing
+                step = min(upto, next_mark) - head.index
+                if seconds is not None:  # a slice: at most ~10 ms of events between clock reads
+                    step = min(step, 20_000)
+                taken = head.advance(step)
+                if taken < step:
+                    head.advance(1)  # lets the walker see the search's final event
+                    if head.end is not None:
+                        self._finish(head)
+                if head.index == next_mark and self.end is None:
+                    made.append(self._keep(head.state()))
+                elapsed = time.perf_counter() - began
+                if self.end is None and self.seconds + elapsed >= self.demo.time_limit:
+                    self._finish(head, limit="time")
+                if seconds is not None and elapsed >= seconds:
+                    break
+            self.seconds += time.perf_counter() - began
+        return made
+
+    def _finish(self, head: Walker, limit: str | None = None) -> None:
+        final = head.end
+        status = "budget" if limit else final.kind
+        self.end = {
+            "status": status,
+            "total": head.index,
+            "nodes": head.nodes,
+            "backtracks": head.backtracks,
+            "limit": limit or (final.limit if status == "budget" else None),
+            "tour": list(final.tour) if status == "found" else None,
+        }
+
+    def _keep(self, state: WalkerState) -> WalkerState:
+        self._states.append(state)
+        if len(self._states) > MAX_CHECKPOINTS:
+            self._thin()
+        return state
+
+    def _thin(self) -> None:
+        """Keep every other checkpoint: the spacing doubles, memory stays bounded."""
+        self.spacing *= 2
+        self._states = [s for s in self._states if s.index % self.spacing == 0]
+
+    def checkpoints(self) -> list[WalkerState]:
+        with self._lock:
+            return list(self._states)
+
+    # -- reading ----------------------------------------------------------------------------
+    def _reader(self, index: int) -> Walker:
+        """A walker standing exactly at ``index`` (<= frontier), moved there cheaply."""
+        best = None
+        for reader in self._readers:
+            if reader.index <= index and (best is None or reader.index > best.index):
+                best = reader
+        if best is None or index - best.index > self.spacing:
+            keys = [s.index for s in self._states]
+            at = bisect.bisect_right(keys, index) - 1
+            state = self._states[at] if at >= 0 else None
+            if best is None or (state is not None and state.index > best.index):
+                best = self._walker(state)
+                self._readers.append(best)
+                if len(self._readers) > READERS:
+                    self._readers.pop(0)
+        else:
+            self._readers.remove(best)  # most recently used last
+            self._readers.append(best)
+        best.advance(index - best.index)
+        return best
+
+    def events(self, start: int, stop: int) -> list[int]:
+        """The encoded events ``[start, stop)``, within what has been computed."""
+        out: list[int] = []
+        with self._lock:
+            stop = min(stop, self.frontier)
+            if start < stop:
+                self._reader(start).advance(stop - start, out)
+        return out
+
+    def snapshot(self, index: int, *, tail: int = SNAPSHOT_TAIL, ahead: int = 0) -> dict:
+        """What a viewer needs to stand at ``index`` (clamped to what is computed).
+
+        The state is the one after ``at`` events, ``at`` = up to ``tail`` events before
+        ``index``; ``events`` holds the encoded events from ``at`` to ``index`` (the
+        viewer can step back that far) and up to ``ahead`` more (computed ones only).
+        The same request is computed once.
+        """
+        with self._lock:
+            index = max(0, min(index, self.frontier))
+            stop = min(index + ahead, self.frontier)
+            key = (index, tail, stop)
+            cached = self._snapshots.get(key)
+            if cached is not None:
+                self._snapshots.move_to_end(key)
+                return cached
+            at = max(0, index - tail)
+            reader = self._reader(at)
+            state = reader.state()
+            events: list[int] = []
+            reader.advance(stop - at, events)
+            span, length, fill, count, mins, maxs = state.chart
+            snapshot = {
+                "index": index,
+                "at": at,
+                "path": list(state.path),
+                "nodes": state.nodes,
+                "backtracks": state.backtracks,
+                "max_depth": state.max_depth,
+                "heat": list(state.heat),
+                "chart": {
+                    "span": span,
+                    "length": length,
+                    "fill": fill,
+                    "events": count,
+                    "min": list(mins),
+                    "max": list(maxs),
+                },
+                "events": events,
+                "count": stop - at,
+            }
+            self._snapshots[key] = snapshot
+            if len(self._snapshots) > SNAPSHOT_CACHE:
+                self._snapshots.popitem(last=False)
+            return snapshot
+
+    def close(self) -> None:
+        with self._lock:
+            for walker in [self._head, *self._readers]:
+                walker.close()
+            self._readers.clear()

@@ -1,0 +1,133 @@
+"""What every Socket.IO namespace of the app shares: answering, refusing, and the guards.
+
+A namespace is a :class:`flask_socketio.Namespace` subclass of :class:`AnsweringNamespace`:
+its ``on_<event>(payload)`` methods validate, call down into the domain packages and
+return the acknowledgement.  Refusals are mapped here, in one place, for ``/watch``
+and ``/class`` alike: a :class:`~server.stream.spec.ProtocolError` or a
+:class:`~server.classroom.service.ClassError` becomes an ``error`` event to the sender
+*and* the ``{"ok": false, "error": ...}`` acknowledgement, in the connection's
+language; a flood gets at most one ``error`` event a second; a bug is logged and
+answered ``internal`` instead of leaving the client waiting.
+
+Events named ``connect`` or ``disconnect`` that a *client* sends are refused:
+python-socketio hands them to the connection handlers, where a replay would swap a
+connection's record or stop its runs.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+
+from flask import current_app, request
+from flask_socketio import Namespace
+
+from ..classroom.service import ClassError
+from ..i18n import reason_text, request_lang, text
+from ..stream.spec import ProtocolError, run_of
+
+log = logging.getLogger(__name__)
+
+CONNECTION_EVENTS = ("on_connect", "on_disconnect")
+
+
+def server():
+    """The Socket.IO server of the app handling this event (tests run many apps)."""
+    return current_app.extensions["socketio_server"]
+
+
+def is_client_event(namespace: str) -> bool:
+    """Whether a connect/disconnect handler runs for a client's *event* of that name.
+
+    A real connection runs them while the sid is not yet (or no longer) connected.
+    """
+    return server().manager.is_connected(request.sid, namespace)
+
+
+def error_body(err: Exception, lang: str, payload=None) -> dict:
+    """The ``error`` event's body for a refusal, worded in ``lang``."""
+    if isinstance(err, ProtocolError):
+        params = dict(err.params)
+        if err.key == "watch.error.bad-board.no-tour":
+            params["reason"] = reason_text(
+                "theory",
+                params.pop("reason_code"),
+                params.pop("reason_params"),
+                params["reason"],
+                lang,
+            )
+        run = err.run if err.run is not None else run_of(payload)
+        return {"run": run, "code": err.code, "message": text(err.key, lang, params)}
+    assert isinstance(err, ClassError)
+    params = {k: v for k, v in err.params.items() if k != "state"}
+    body = {"run": None, "code": err.code, "message": text(err.key, lang, params)}
+    if "gen" in err.params:
+        body["gen"] = err.params["gen"]
+    if "state" in err.params:
+        body["state"] = err.params["state"]
+    return body
+
+
+class AnsweringNamespace(Namespace):
+    """A namespace whose event handlers answer every message (see the module docstring).
+
+    Subclasses define ``language(sid)`` (the connection's language, or None before it
+    is known), ``throttle(sid)`` (the connection's rate-error clock holder, or None)
+    and ``internal_error`` (the key of the words for a bug).
+    """
+
+    internal_error = "watch.error.internal"
+    internal_code = "bad-request"
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, handler in list(vars(cls).items()):
+            if name.startswith("on_") and name not in CONNECTION_EVENTS and callable(handler):
+                setattr(cls, name, _answering(name[3:], handler))
+
+    def language(self, sid: str) -> str | None:  # pragma: no cover - overridden
+        return None
+
+    def translate(self, err: Exception) -> Exception | None:
+        """A refusal for an exception that is not a bug (None: it is one)."""
+        return None
+
+    def throttle(self, sid: str):  # pragma: no cover - overridden
+        return None
+
+    def refuse_client_event(self, payload=None) -> dict:
+        """The answer to a forged connect/disconnect event."""
+        return self.answer_refusal(ProtocolError("bad-request"), payload)
+
+    def answer_refusal(self, err: Exception, payload) -> dict:
+        sid = request.sid
+        lang = self.language(sid) or request_lang()
+        body = error_body(err, lang, payload)
+        holder = self.throttle(sid)
+        if body["code"] == "rate-limited" and holder is not None:
+            # a flood gets one error event a second, not one per message
+            now = time.monotonic()
+            if now - holder.last_rate_error < 1.0:
+                return {"ok": False, "error": body}
+            holder.last_rate_error = now
+        server().emit("error", body, to=sid, namespace=self.namespace)
+        return {"ok": False, "error": body}
+
+
+def _answering(event: str, handler):
+    @functools.wraps(handler)
+    def answer(self: AnsweringNamespace, payload=None, *extra):
+        try:
+            return handler(self, payload)
+        except (ProtocolError, ClassError) as err:
+            return self.answer_refusal(err, payload)
+        except Exception as err:
+            refusal = self.translate(err)
+            if refusal is not None:
+                return self.answer_refusal(refusal, payload)
+            log.exception("%s %s handler failed", self.namespace, event)
+            err = ProtocolError(self.internal_code, self.internal_error)
+            return self.answer_refusal(err, payload)
+
+    return answer

@@ -1,0 +1,243 @@
+"""A class member that follows the room's demo the way a phone does, over python-socketio.
+
+It keeps the last snapshot it was given (the join acknowledgement's, a ``sync``'s or a
+broadcast one) and the ``feed`` events after it, and can say where it stands at any
+index it holds: the path and the counters, replayed from the snapshot by this module's
+own decoder (not the server's).  :func:`reference` gives the same from the engine's
+walker, so a test compares what a student would draw with the truth.
+
+Used by tests/web/test_class_socket.py, tests/scale/ and benchmarks/loadtest.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from dataclasses import dataclass
+
+import socketio
+
+from server.engine.board import Board
+from server.engine.walker import Walker
+
+NAMESPACE = "/class"
+
+
+class Gap(Exception):
+    """A feed message starts after the last event held: a sync is needed."""
+
+
+def decode(ints: list[int], counts: bool) -> list[int]:
+    """The events of an encoded list, each as its square (a move) or ``-1 - square``."""
+    out, i, n = [], 0, len(ints)
+    step = 2 if counts else 1
+    while i < n:
+        head = ints[i]
+        if head < 0:
+            out.append(head)
+            i += 1
+        else:
+            k = ints[i + 1]
+            out.append(head)
+            i += 2 + step * k
+    if i != n:
+        raise ValueError("a move runs past the end of the events")
+    return out
+
+
+@dataclass
+class Standing:
+    index: int
+    path: list[int]
+    nodes: int
+    backtracks: int
+
+
+class Position:
+    """A snapshot and the events after it: what a viewer can show without asking again."""
+
+    def __init__(self, snapshot: dict, counts: bool) -> None:
+        self.gen = snapshot["gen"]
+        self.counts = counts
+        self.at = snapshot["at"]
+        self.path = list(snapshot["path"])
+        self.nodes = snapshot["nodes"]
+        self.backtracks = snapshot["backtracks"]
+        self.heat = list(snapshot["heat"])
+        self.keyframe = snapshot.get("keyframe", False)
+        self.target = snapshot["index"]
+        self.events = decode(snapshot["events"], counts)
+        if len(self.events) != snapshot["count"]:
+            raise ValueError("the snapshot's count does not match its events")
+
+    @property
+    def received(self) -> int:
+        return self.at + len(self.events)
+
+    def add(self, at: int, ints: list[int]) -> None:
+        """Append a feed message's events; overlapping ones are dropped; Gap after a hole."""
+        if at > self.received:
+            raise Gap(f"feed at {at}, holding up to {self.received}")
+        events = decode(ints, self.counts)
+        skip = self.received - at
+        self.events.extend(events[skip:])
+
+    def holds(self, index: int) -> bool:
+        return self.at <= index <= self.received
+
+    def standing(self, index: int) -> Standing:
+        if not self.holds(index):
+            raise IndexError(f"index {index} is outside {self.at}..{self.received}")
+        path = list(self.path)
+        nodes, backtracks = self.nodes, self.backtracks
+        for event in self.events[: index - self.at]:
+            if event >= 0:
+                path.append(event)
+                nodes += 1
+            else:
+                assert path.pop() == -1 - event, "a backtrack from a square that is not the head"
+                backtracks += 1
+        return Standing(index, path, nodes, backtracks)
+
+
+def reference(settings: dict, index: int) -> Standing:
+    """Where the room's demo stands after ``index`` events, from the engine's walker."""
+    rows, cols = settings["rows"], settings["cols"]
+    row, col = settings["start"]
+    walker = Walker(
+        Board(rows, cols),
+        row * cols + col,
+        algorithm=settings["algorithm"],
+        closed=settings["closed"],
+        pruning=("dead-ends", "parity", "connectivity") if settings["pruning"] else (),
+    )
+    walker.advance(index)
+    return Standing(walker.index, list(walker.path), walker.nodes, walker.backtracks)
+
+
+class Follower:
+    """One member on /class: records what it is sent and follows the demo."""
+
+    def __init__(self, url: str, *, lang: str = "en", transports=("websocket",)) -> None:
+        self.lock = threading.Lock()
+        self.messages: list[tuple[float, str, object]] = []
+        self.state: dict | None = None
+        self.state_at = 0.0
+        self.position: Position | None = None
+        self.gaps = 0
+        self.snapshots = 0
+        self.sio = socketio.Client(reconnection=False)
+        for name in ("presence", "puzzle", "leaderboard", "error", "ended"):
+            self.sio.on(name, self._recorder(name), namespace=NAMESPACE)
+        self.sio.on("state", self._on_state, namespace=NAMESPACE)
+        self.sio.on("feed", self._on_feed, namespace=NAMESPACE)
+        self.sio.on("snapshot", self._on_snapshot, namespace=NAMESPACE)
+        self.sio.connect(
+            f"{url}?lang={lang}",
+            namespaces=[NAMESPACE],
+            transports=list(transports),
+            wait_timeout=10,
+        )
+
+    # -- input ---------------------------------------------------------------------------------
+    def _record(self, name: str, data) -> None:
+        with self.lock:
+            self.messages.append((time.perf_counter(), name, data))
+
+    def _recorder(self, name: str):
+        return lambda data: self._record(name, data)
+
+    def _adopt_state(self, state: dict | None) -> None:
+        if state is None:
+            return
+        with self.lock:
+            old = self.state
+            if old is not None and (state["gen"], state["seq"]) < (old["gen"], old["seq"]):
+                return
+            self.state = state
+            self.state_at = time.perf_counter()
+
+    def _adopt_snapshot(self, snapshot: dict | None) -> None:
+        if snapshot is None:
+            return
+        with self.lock:
+            gen = self.state["gen"] if self.state else snapshot["gen"]
+            if snapshot["gen"] < gen:
+                return
+            algorithm = self.state["settings"]["algorithm"] if self.state else "seed"
+            self.position = Position(snapshot, algorithm == "warnsdorff")
+            self.snapshots += 1
+
+    def _on_state(self, data) -> None:
+        self._record("state", data)
+        self._adopt_state(data)
+
+    def _on_snapshot(self, data) -> None:
+        self._record("snapshot", data)
+        self._adopt_snapshot(data)
+
+    def _on_feed(self, data) -> None:
+        self._record("feed", data)
+        with self.lock:
+            position = self.position
+            if position is None or position.gen != data["gen"]:
+                return
+            try:
+                position.add(data["at"], data["events"])
+            except Gap:
+                self.gaps += 1
+
+    # -- output --------------------------------------------------------------------------------
+    def call(self, event: str, payload=None, timeout: float = 10):
+        return self.sio.call(event, payload, namespace=NAMESPACE, timeout=timeout)
+
+    def join(self, code: str, token: str | None = None) -> dict:
+        payload = {"code": code} if token is None else {"code": code, "token": token}
+        ack = self.call("join", payload)
+        if ack.get("ok"):
+            self._adopt_state(ack["state"])
+            self._adopt_snapshot(ack.get("snapshot"))
+        return ack
+
+    def sync(self, index: int | None = None) -> dict:
+        with self.lock:
+            state = self.state
+        ack = self.call(
+            "sync", {"gen": state["gen"], "index": state["index"] if index is None else index}
+        )
+        if ack.get("ok"):
+            self._adopt_state(ack["state"])
+            self._adopt_snapshot(ack["snapshot"])
+        return ack
+
+    # -- reading -------------------------------------------------------------------------------
+    def got(self, name: str) -> list:
+        with self.lock:
+            return [data for _at, kind, data in self.messages if kind == name]
+
+    def target(self) -> int:
+        """The index the room's state points at now (extrapolated while it plays)."""
+        with self.lock:
+            state, at = self.state, self.state_at
+        index = state["index"]
+        if state["playing"] and state["speed"]:
+            index += int(state["speed"] * (time.perf_counter() - at))
+        if state["end"] is not None:
+            index = min(index, state["end"]["total"])
+        return index
+
+    def shows(self, index: int | None = None) -> Standing | None:
+        """Where this member stands at ``index`` (default: the state's), None if it can't."""
+        with self.lock:
+            state, position = self.state, self.position
+            if state is None or position is None or position.gen != state["gen"]:
+                return None
+            index = state["index"] if index is None else index
+            if not position.holds(index):
+                return None
+            return position.standing(index)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.sio.disconnect()
