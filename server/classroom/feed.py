@@ -108,6 +108,8 @@ class RoomFeed:
                 try:
                     delay = self.hub.in_context(self._tick)
                 except Exception:
+                    if self.hub.in_context(self._room_is_gone):
+                        break  # closed under the tick (its rows went with it): not a failure
                     log.exception("class room %s: the feed failed a tick", self.code)
                     delay = 1.0
                 self._wake.wait(delay)
@@ -118,6 +120,15 @@ class RoomFeed:
             except Exception:  # pragma: no cover - the database went away
                 log.exception("class room %s: giving the search up", self.code)
             self.finished.set()
+
+    def _room_is_gone(self) -> bool:
+        service.rollback()
+        try:
+            service.find_room(self.code, ttl=self.hub.ttl)
+        except ClassError:
+            self._stopped.set()
+            return True
+        return False
 
     def _retire(self) -> None:
         if self.owner:

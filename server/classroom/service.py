@@ -154,6 +154,11 @@ def find_room(code, at: float | None = None, ttl: float = DEFAULT_TTL) -> ClassR
     return room
 
 
+def rollback() -> None:
+    """Forget a failed transaction (the room may have been deleted under it)."""
+    db.session.rollback()
+
+
 def touch(room: ClassRoom, at: float) -> None:
     room.last_active = max(room.last_active, at)
 

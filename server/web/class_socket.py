@@ -99,15 +99,15 @@ class ClassNamespace(AnsweringNamespace):
         hub().broadcast(event, data, code, skip_sid=request.sid if skip_self else None)
 
     # -- connection ------------------------------------------------------------------------------
-    def on_connect(self, auth=None):
+    def on_connect(self, auth=None, *extra):
         if is_client_event(self.namespace):
             return self.refuse_client_event(auth)
         hub().connect(request.sid, request_lang())
         return None
 
-    def on_disconnect(self, reason=None):
-        if is_client_event(self.namespace):
-            return self.refuse_client_event(reason)
+    def on_disconnect(self, *reason):
+        if is_client_event(self.namespace):  # a client's event, with whatever arguments
+            return self.refuse_client_event(reason[0] if reason else None)
         member = hub().disconnect(request.sid)
         if member is None or member.code is None:
             return None

@@ -67,15 +67,15 @@ class WatchNamespace(AnsweringNamespace):
             raise ProtocolError("unknown-run", None, run_of(payload))
         return conn
 
-    def on_connect(self, auth=None):
+    def on_connect(self, auth=None, *extra):
         if is_client_event(self.namespace):
             return self.refuse_client_event(auth)
         registry().connect(request.sid, request.remote_addr or "", request_lang())
         return None
 
-    def on_disconnect(self, reason=None):
-        if is_client_event(self.namespace):
-            return self.refuse_client_event(reason)
+    def on_disconnect(self, *reason):
+        if is_client_event(self.namespace):  # a client's event, with whatever arguments
+            return self.refuse_client_event(reason[0] if reason else None)
         registry().disconnect(request.sid)
         return None
 

@@ -68,13 +68,15 @@ def test_rooms_expire_after_inactivity_and_are_swept(ctx):
 def test_activity_keeps_a_room_alive(ctx):
     opened = service.open_room(T0, ttl=100)
     room = service.find_room(opened.code, T0 + 90, ttl=100)
-    service.set_control(room, {"gen": 1, "index": 0, "playing": False, "speed": 5}, T0 + 90)
+    control = {"seq": 1, "gen": 1, "index": 0, "playing": False, "speed": 5}
+    service.set_control(room, control, T0 + 90)
     assert service.find_room(opened.code, T0 + 180, ttl=100)
 
 
 def test_settings_start_a_new_generation(ctx):
     room = service.find_room(service.open_room(T0).code, T0)
     settings = {
+        "seq": 1,
         "rows": 6,
         "cols": 6,
         "start": [0, 1],
@@ -85,45 +87,124 @@ def test_settings_start_a_new_generation(ctx):
     }
     state = service.set_settings(room, settings, T0 + 1)
     assert state["gen"] == 2 and state["index"] == 0 and state["playing"] is False
-    assert state["settings"] == {k: v for k, v in settings.items() if k != "junk"}
-    payload = service.run_payload(room, "r1", 500)
-    assert payload["node_budget"] == service.NODE_BUDGET and payload["start"] == [0, 1]
+    assert state["settings"] == {k: v for k, v in settings.items() if k not in ("junk", "seq")}
+    assert state["control_seq"] == 1 and state["end"] is None
+    demo = service.demo_of(room)
+    assert (demo.start, demo.node_budget, demo.pruning) == (1, service.NODE_BUDGET, True)
     with pytest.raises(ProtocolError):
-        service.set_settings(room, {**settings, "cols": 2}, T0)
+        service.set_settings(room, {**settings, "seq": 2, "cols": 2}, T0)
     with pytest.raises(ProtocolError):
-        service.set_settings(room, {**settings, "closed": "yes"}, T0)
+        service.set_settings(room, {**settings, "seq": 2, "closed": "yes"}, T0)
     with pytest.raises(ClassError):
         service.set_settings(room, [], T0)
+    with pytest.raises(ClassError) as err:  # not newer than the last applied
+        service.set_settings(room, settings, T0)
+    assert err.value.code == "superseded" and err.value.params["state"]["gen"] == 2
+
+
+def test_new_settings_drop_the_old_demos_checkpoints(ctx):
+    from server.engine.walker import WalkerState
+
+    room = service.find_room(service.open_room(T0).code, T0)
+    service.set_settings(room, {**SETTINGS, "seq": 1}, T0)
+    state = WalkerState(20_000, (0, 13), None, 2, 0, 2, (0,) * 36, (1, 0, 0, 0, (), ()))
+    service.save_checkpoints(room.code, 2, [state], 20_000)
+    assert service.load_checkpoints(room.code, 2) == [state]
+    service.set_settings(room, {**SETTINGS, "seq": 2}, T0)
+    assert service.load_checkpoints(room.code, 2) == []
 
 
 def test_the_control_state_and_its_extrapolation(ctx):
     room = service.find_room(service.open_room(T0).code, T0)
-    control = {"gen": 1, "index": 100, "playing": True, "speed": 50}
+    control = {"seq": 1, "gen": 1, "index": 100, "playing": True, "speed": 50}
     state = service.set_control(room, control, T0)
-    assert state["index"] == 100 and state["frontier"] == 100
+    assert state["index"] == 100 and state["control_seq"] == 1
     assert service.public_state(room, T0 + 2)["index"] == 200  # 2 s at 50/s
-    service.set_control(room, {**control, "speed": None}, T0)
-    assert service.public_state(room, T0 + 2)["index"] == 100  # full speed: no guessing
-    service.set_control(room, {**control, "playing": False, "index": 40}, T0)
-    state = service.public_state(room, T0 + 9)
-    assert (state["index"], state["frontier"]) == (40, 100)  # stepping back keeps the frontier
-    capped = service.set_control(room, {**control, "index": 10**6}, T0, shown_limit=300)
-    assert capped["index"] == 300
+    service.set_control(room, {**control, "seq": 2, "speed": None}, T0)
+    # no speed: as far as the search has got (nothing computed yet: where it was)
+    assert service.public_state(room, T0 + 2)["index"] == 100
+    assert service.record_progress(room.code, 1, 5_000, None)
+    assert service.public_state(room, T0 + 2)["index"] == 5_000
+    service.set_control(room, {**control, "seq": 3, "playing": False, "index": 40}, T0)
+    assert service.public_state(room, T0 + 9)["index"] == 40
+    # once the search has ended, the index never passes its end
+    end = {"status": "found", "total": 900, "nodes": 500, "backtracks": 400, "limit": None}
+    assert service.record_progress(room.code, 1, 900, {**end, "tour": [0, 13]})
+    service.set_control(room, {**control, "seq": 4, "index": 800}, T0)
+    state = service.public_state(room, T0 + 60)
+    assert state["index"] == 900 and state["end"] == end  # the tour is not broadcast
+    assert not service.record_progress(room.code, 7, 1, None)  # another demo's: ignored
     with pytest.raises(ClassError) as err:
-        service.set_control(room, {**control, "gen": 7}, T0)
-    assert err.value.code == "stale"
+        service.set_control(room, {**control, "seq": 9, "gen": 7}, T0)
+    assert err.value.code == "stale" and err.value.params["gen"] == 1
+    with pytest.raises(ClassError) as err:
+        service.set_control(room, {**control, "seq": 4}, T0)
+    assert err.value.code == "superseded"
     for bad in (
         {"index": -1},
         {"index": True},
+        {"index": service.MAX_INDEX + 1},
         {"speed": 0},
         {"speed": 1e9},
         {"speed": "fast"},
         {"playing": 1},
         {"gen": None},
+        {"seq": None},
+        {"seq": 0},
     ):
         with pytest.raises(ClassError) as err:
-            service.set_control(room, {**control, **bad}, T0)
-        assert err.value.code == "bad-request"
+            service.set_control(room, {**control, "seq": 50, **bad}, T0)
+        assert err.value.code == "bad-request", bad
+
+
+def test_controls_from_two_threads_never_put_an_older_state_back(app):
+    """The compare-and-set holds when controls race on separate connections."""
+    with app.app_context():
+        code = service.open_room(T0).code
+    errors = []
+
+    def send(seqs):
+        with app.app_context():
+            for seq in seqs:
+                room = service.find_room(code, T0)
+                payload = {"seq": seq, "gen": 1, "index": seq, "playing": False, "speed": 1}
+                try:
+                    service.set_control(room, payload, T0)
+                except ClassError as err:
+                    if err.code != "superseded":
+                        errors.append(err)
+
+    threads = [threading.Thread(target=send, args=(range(i, 400, 4),)) for i in range(1, 5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    with app.app_context():
+        state = service.public_state(service.find_room(code, T0), T0)
+        assert state["index"] == state["control_seq"] == 399
+
+
+def test_a_lease_belongs_to_one_process_until_it_lapses(ctx):
+    code = service.open_room(T0).code
+    assert service.acquire_lease(code, "a", T0, 3.0)
+    assert not service.acquire_lease(code, "b", T0 + 1, 3.0)
+    assert service.acquire_lease(code, "a", T0 + 2, 3.0)  # renewed until T0 + 5
+    assert not service.acquire_lease(code, "b", T0 + 4.9, 3.0)
+    assert service.acquire_lease(code, "b", T0 + 5.1, 3.0)  # lapsed: taken over
+    assert not service.acquire_lease(code, "a", T0 + 6, 3.0)
+    service.release_lease(code, "b")
+    assert service.acquire_lease(code, "a", T0 + 6, 3.0)
+
+
+SETTINGS = {
+    "rows": 5,
+    "cols": 5,
+    "start": [0, 0],
+    "algorithm": "seed",
+    "closed": False,
+    "pruning": False,
+}
 
 
 def test_students_are_counted_by_fresh_heartbeats(ctx):

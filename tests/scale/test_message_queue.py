@@ -7,7 +7,6 @@ python-socketio clients to them over websockets.
 
 from __future__ import annotations
 
-import functools
 import json
 import threading
 import time
@@ -21,6 +20,7 @@ from flask_socketio import SocketIO
 from benchmarks.bench_stream import WatchClient, start_payload
 from server.engine.board import Board
 from server.engine.search import solve
+from tests.support.follower import Follower, reference
 from tests.waiting import wait_until
 
 from .servers import open_class_room, start_redis, start_servers, tracebacks
@@ -245,83 +245,123 @@ def test_rate_limits_count_across_processes(tmp_path):
 # -- class rooms across processes --------------------------------------------------------------
 
 
-class ClassMember:
-    """A python-socketio client of /class that records what the room sends it."""
+SETTINGS = {
+    "rows": 6,
+    "cols": 6,
+    "start": [0, 0],
+    "algorithm": "seed",
+    "closed": False,
+    "pruning": False,
+}
 
-    EVENTS = ("state", "presence", "puzzle", "ended", "leaderboard")
 
-    def __init__(self, url: str):
-        self.lock = threading.Lock()
-        self.received: list[tuple[float, str, dict]] = []
-        self.sio = socketio.Client(reconnection=False)
-        for event in self.EVENTS:
-            self.sio.on(event, functools.partial(self._record, event), namespace="/class")
-        self.sio.connect(url, namespaces=["/class"], transports=["websocket"], wait_timeout=5)
+def control(teacher: Follower, seq: int, gen: int, index: int, **options) -> dict:
+    payload = {"seq": seq, "gen": gen, "index": index, "playing": False, "speed": 10.0}
+    answer = teacher.call("control", {**payload, **options})
+    assert answer["ok"], answer
+    teacher._adopt_state(answer["state"])
+    return answer["state"]
 
-    def _record(self, event: str, data):
-        with self.lock:
-            self.received.append((time.perf_counter(), event, data))
 
-    def call(self, event: str, payload, timeout: float = 5):
-        return self.sio.call(event, payload, namespace="/class", timeout=timeout)
-
-    def got(self, event: str) -> list:
-        with self.lock:
-            return [data for _, name, data in self.received if name == event]
-
-    def wait_for(self, predicate, timeout: float = 5) -> bool:
-        return wait_until(predicate, timeout)
-
-    def close(self) -> None:
-        if self.sio.connected:
-            self.sio.disconnect()
+def shows_truth(member: Follower, index: int, timeout: float = 15) -> bool:
+    """``member`` shows the engine's own position at ``index`` within ``timeout``."""
+    if not wait_until(lambda: member.shows(index) is not None, timeout):
+        return False
+    shown, truth = member.shows(index), reference(SETTINGS, index)
+    return (shown.path, shown.nodes, shown.backtracks) == (
+        truth.path,
+        truth.nodes,
+        truth.backtracks,
+    )
 
 
 def test_class_room_spans_processes(server_processes):
-    """Teacher on a, students on b and c: the room's broadcasts cross the queue both ways."""
-    pytest.importorskip("server.web.class_socket")
+    """Teacher on a, students on b and c: one search, its feed crosses the queue."""
     a, b, c = server_processes(3)
     code, token = open_class_room(a.url)
-    teacher = ClassMember(a.url)
+    teacher = Follower(a.url)
     members = [teacher]
     try:
-        joined = teacher.call("join", {"code": code, "token": token})
+        joined = teacher.join(code, token)
         assert joined["ok"] and joined["role"] == "teacher", joined
-        gen = joined["state"]["gen"]
-        students = [ClassMember(url) for url in (b.url, b.url, c.url)]
+        students = [Follower(url) for url in (b.url, b.url, c.url)]
         members += students
         for student in students:
-            assert student.call("join", {"code": code})["role"] == "student"
+            assert student.join(code)["role"] == "student"
         # presence: from b and c to the teacher on a
-        assert teacher.wait_for(lambda: {"students": 3} in teacher.got("presence"))
+        assert wait_until(lambda: {"students": 3} in teacher.got("presence"))
 
-        # the teacher runs the demo and steps through it; every student follows
-        assert teacher.call("start", {"run": "t1", "window": 2000})["ok"]
-        time.sleep(0.3)  # the index is capped at what the teacher's run was sent
-        for index in (1, 2, 3):
-            answer = teacher.call(
-                "control", {"gen": gen, "index": index, "playing": False, "speed": None}
-            )
-            assert answer["ok"] and answer["state"]["index"] == index, answer
+        # the teacher shows a demo and steps through it; every student follows it exactly
+        settings = teacher.call("settings", {**SETTINGS, "seq": 1})
+        gen = settings["state"]["gen"]
+        for seq, index in enumerate((1, 2, 3, 500), start=2):
+            assert control(teacher, seq, gen, index)["index"] == index
+            for student in students:
+                assert shows_truth(student, index), (index, student.position)
+        assert not teacher.got("state")  # not echoed to the sender
+        # a seek far ahead: a snapshot reaches every process
+        control(teacher, 6, gen, 123_456)
         for student in students:
-            assert student.wait_for(lambda s=student: len(s.got("state")) == 3)
-            assert [state["index"] for state in student.got("state")] == [1, 2, 3]
-        assert teacher.got("state") == []  # not echoed to the sender
+            assert shows_truth(student, 123_456)
 
-        # a late joiner on c gets the room's state from the shared database
-        late = ClassMember(c.url)
+        # a late joiner on c gets the room's state and a snapshot from the database
+        late = Follower(c.url)
         members.append(late)
-        assert late.call("join", {"code": code})["state"]["index"] == 3
+        assert late.join(code)["state"]["index"] == 123_456
+        assert shows_truth(late, 123_456, timeout=0)
 
         puzzle = {"rows": 5, "cols": 5, "closed": False, "start": [0, 0]}
         assert teacher.call("puzzle", puzzle)["ok"]
         for student in [*students, late]:
-            assert student.wait_for(lambda s=student: len(s.got("puzzle")) == 1)
+            assert wait_until(lambda s=student: len(s.got("puzzle")) == 1)
 
         assert teacher.call("close", {})["ok"]
-        for student in [*students, late]:
-            assert student.wait_for(lambda s=student: s.got("ended") == [{"code": code}])
+        for member in members:
+            assert wait_until(lambda m=member: m.got("ended") == [{"code": code}])
     finally:
         for member in members:
             member.close()
     assert_clean(a, b, c)
+
+
+def test_the_search_moves_to_another_process_when_its_owner_is_killed(server_processes):
+    """kill -9 on the process running the room's search while 20 students follow on the
+    other: within seconds the survivor runs it, from the same index, and none is lost."""
+    owner, survivor = server_processes(2)
+    code, token = open_class_room(owner.url)
+    teacher = Follower(owner.url)  # its first member's process takes the lease
+    students: list[Follower] = []
+    try:
+        gen = None
+        assert teacher.join(code, token)["ok"]
+        gen = teacher.call("settings", {**SETTINGS, "seq": 1})["state"]["gen"]
+        students = [Follower(survivor.url) for _ in range(20)]
+        for student in students:
+            assert student.join(code)["ok"]
+        control(teacher, 2, gen, 1_000)
+        assert all(shows_truth(student, 1_000) for student in students)
+        # play at 50 events a second, then kill the owner mid-demo
+        state = control(teacher, 3, gen, 1_000, playing=True, speed=50.0)
+        assert wait_until(lambda: all(s.position.received > 1_100 for s in students), 10)
+        owner.process.kill()  # SIGKILL: no goodbye, the lease just stops being renewed
+        killed_at = time.perf_counter()
+        received = [s.position.received for s in students]
+        # the class goes on: every student gets events beyond what it had
+        assert wait_until(
+            lambda: all(
+                s.position.received > r + 50 for s, r in zip(students, received, strict=True)
+            ),
+            15,
+        ), [s.position.received for s in students]
+        resumed = time.perf_counter() - killed_at
+        # ... from the same index: the room's clock kept going, nobody was sent elsewhere
+        for student in students:
+            index = student.target()
+            assert shows_truth(student, min(index, student.position.received))
+        assert state["playing"]
+        print(f"students moved again {resumed:.2f} s after the kill")
+        assert all(s.sio.connected for s in students)
+    finally:
+        for member in [teacher, *students]:
+            member.close()
+    assert_clean(survivor)

@@ -39,6 +39,8 @@ from socketio.packet import EVENT, Packet
 
 from benchmarks.bench_stream import WatchClient, start_payload
 from tests.scale.servers import open_class_room, start_servers, tracebacks
+from tests.support.follower import Follower
+from tests.waiting import wait_until
 
 NAMESPACE = "/watch"
 EVENT_MESSAGES = int(os.environ.get("FUZZ_EVENTS", 9_000))  # through python-socketio clients
@@ -560,12 +562,10 @@ CLASS_EVENTS = (
     "close",
     "solve",
     "solved",
-    "start",
-    "credit",
-    "stop",
+    "sync",
 )
 CLASS_ANSWERED = {*CLASS_EVENTS, "connect", "disconnect"}
-CLASS_STARTS = {"join", "start", "solve"}  # what counts against the start burst
+CLASS_STARTS = {"join", "sync", "solve"}  # what counts against the costly-message burst
 # /watch's codes plus the class ones; "internal" (a handler that raised) is a bug
 CLASS_CODES = CODES | {
     "unknown-room",
@@ -574,6 +574,7 @@ CLASS_CODES = CODES | {
     "not-joined",
     "not-teacher",
     "stale",
+    "superseded",
     "bad-puzzle",
     "no-puzzle",
     "bad-name",
@@ -591,10 +592,17 @@ class ClassScene:
     token: str
     games: list = field(default_factory=list)
     gen: int = 1
+    seq: int = 0
+
+    def next_seq(self, rng: random.Random) -> int:
+        """Mostly the next number, sometimes an old one (refused as superseded)."""
+        if rng.random() < 0.8:
+            self.seq += 1
+            return self.seq
+        return rng.randint(0, self.seq + 1)
 
 
 def valid_class(event: str, rng: random.Random, scene: ClassScene):
-    run = rng.choice(["a1", "b2", "r-1", "nope"])
     if event == "join":
         token = rng.choice(
             [scene.token, scene.token, None, scene.token[:-1] + "A", "", "x" * 129, 7]
@@ -603,6 +611,7 @@ def valid_class(event: str, rng: random.Random, scene: ClassScene):
         return {"code": code} if token is None else {"code": code, "token": token}
     if event == "settings":
         return {
+            "seq": scene.next_seq(rng),
             "rows": rng.randint(3, 8),
             "cols": rng.randint(3, 8),
             "start": [rng.randint(0, 2), rng.randint(0, 2)],
@@ -612,11 +621,16 @@ def valid_class(event: str, rng: random.Random, scene: ClassScene):
         }
     if event == "control":
         return {
+            "seq": scene.next_seq(rng),
             "gen": rng.choice([scene.gen, scene.gen, scene.gen + 1, 0]),
-            "index": rng.randint(0, 500),
+            "index": rng.choice([rng.randint(0, 500), rng.randint(0, 50_000_000)]),
             "playing": rng.random() < 0.5,
-            "speed": rng.choice([None, 1, 60, 1000]),
-            "frontier": rng.randint(0, 500),
+            "speed": rng.choice([None, 1, 60, 1000, 10_000]),
+        }
+    if event == "sync":
+        return {
+            "gen": rng.choice([scene.gen, scene.gen, scene.gen + 1, 0]),
+            "index": rng.choice([rng.randint(0, 500), rng.randint(0, 50_000_000)]),
         }
     if event == "puzzle":
         if rng.random() < 0.1:
@@ -631,12 +645,6 @@ def valid_class(event: str, rng: random.Random, scene: ClassScene):
         return {"name": rng.choice(["Ann", "李雷", "x" * 24, "x" * 25, "", " ", "🐴"])}
     if event == "solved":
         return {"game": rng.choice([*scene.games, "no-such-game", "x" * 65])}
-    if event == "start":
-        return {"run": run, "window": rng.randint(1, 200)}
-    if event == "credit":
-        return {"run": run, "events": rng.randint(1, 2000)}
-    if event in ("stop",):
-        return {"run": run}
     return {}  # heartbeat, close
 
 
@@ -850,25 +858,27 @@ def test_fuzz_class_socket(server):
     assert stats["acks"] == stats["events"] - stats["dropped"]
     assert stats["accepted"] > 0  # the valid messages got through, not only refusals
 
-    # still responsive: a teacher joins a new room and its demo run streams to the end
+    # still responsive: a teacher joins a new room, its demo runs to the end and a
+    # student who joins then is shown the end
     code, token = open_class_room(url)
-    client = socketio.Client(reconnection=False)
-    done = threading.Event()
-    client.on("done", lambda data: done.set(), namespace=CLASS)
-    client.on("batch", lambda data: None, namespace=CLASS)
+    teacher, student = Follower(url), None
     try:
-        client.connect(url, namespaces=[CLASS], transports=["websocket"], wait_timeout=5)
-        joined = client.call("join", {"code": code, "token": token}, namespace=CLASS, timeout=10)
+        joined = teacher.join(code, token)
         assert joined["ok"] and joined["role"] == "teacher", joined
-        settings = {"rows": 5, "cols": 5, "start": [0, 0], "algorithm": "warnsdorff"}
+        settings = {"seq": 1, "rows": 5, "cols": 5, "start": [0, 0], "algorithm": "warnsdorff"}
         settings |= {"closed": False, "pruning": True}
-        assert client.call("settings", settings, namespace=CLASS, timeout=10)["ok"]
-        ack = client.call("start", {"run": "after", "window": 200}, namespace=CLASS, timeout=10)
-        assert ack["ok"], ack
-        assert done.wait(30), "the class run after the fuzzing did not finish"
+        gen = teacher.call("settings", settings)["state"]["gen"]
+        control = {"seq": 2, "gen": gen, "index": 0, "playing": True, "speed": None}
+        assert teacher.call("control", control)["ok"]
+        assert wait_until(lambda: any(s["end"] for s in teacher.got("state")), 30)
+        student = Follower(url)
+        end = student.join(code)["state"]["end"]
+        assert end["status"] == "found", end
+        assert student.shows(end["total"]) is not None
     finally:
-        with contextlib.suppress(Exception):
-            client.disconnect()
+        teacher.close()
+        if student is not None:
+            student.close()
 
     busy = server.settle_threads(baseline, timeout=10, busy=True)
     assert busy <= baseline, f"FUZZ_SEED={SEED}: {busy} busy threads, baseline {baseline}"
