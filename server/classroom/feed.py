@@ -79,6 +79,7 @@ class RoomFeed:
         self._stopped = threading.Event()
         self.timeline: Timeline | None = None  # the owner's, for ``gen``
         self.gen: int | None = None
+        self.settings: dict | None = None
         self.sent: int | None = None  # the feed's next index (None: a snapshot comes first)
         self._reported: tuple = ()
         self._reported_at = 0.0
@@ -170,6 +171,7 @@ class RoomFeed:
             states = service.load_checkpoints(room.code, room.gen)  # a takeover resumes
             self.timeline = Timeline(service.demo_of(room), states)
             self.gen = room.gen
+            self.settings = service.settings_of(room)
             self.sent = None
             self._reported = ()
         return self.timeline
@@ -222,10 +224,12 @@ class RoomFeed:
     # -- output --------------------------------------------------------------------------------
     def _snapshot(self, timeline: Timeline, index: int, ahead: int, *, keyframe=False) -> dict:
         snapshot = timeline.snapshot(index, ahead=ahead)
-        self.hub.broadcast(
-            "snapshot", {"gen": self.gen, "keyframe": keyframe, **snapshot}, self.code
-        )
+        self.hub.broadcast("snapshot", self._labelled(snapshot, keyframe), self.code)
         return snapshot
+
+    def _labelled(self, snapshot: dict, keyframe: bool) -> dict:
+        """A snapshot says which demo it belongs to: it may arrive before that demo's state."""
+        return {"gen": self.gen, "settings": self.settings, "keyframe": keyframe, **snapshot}
 
     def _save(self, states) -> None:
         if states:
@@ -256,7 +260,7 @@ class RoomFeed:
         if timeline is None:
             timeline = self._replica_for(room, index + ahead)
         snapshot = timeline.snapshot(index, ahead=ahead)
-        return {"gen": room.gen, "keyframe": False, **snapshot}
+        return {"gen": room.gen, "settings": state["settings"], "keyframe": False, **snapshot}
 
     def _replica_for(self, room, upto: int) -> Timeline:
         """A timeline on the stored checkpoints, moved at most two spacings past the last."""

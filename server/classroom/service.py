@@ -214,9 +214,13 @@ def check_settings(payload) -> dict:
     }
 
 
+def settings_of(room: ClassRoom) -> dict:
+    return json.loads(room.settings)
+
+
 def demo_of(room: ClassRoom) -> Demo:
     """The room's current demo as a timeline runs it."""
-    settings = json.loads(room.settings)
+    settings = settings_of(room)
     row, col = settings["start"]
     return Demo(
         rows=settings["rows"],

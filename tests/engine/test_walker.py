@@ -27,6 +27,7 @@ CASES = [
     (6, 6, 0, "warnsdorff", True, ()),
     (5, 6, 3, "seed", True, PRUNINGS),
     (4, 5, 0, "seed", False, ("dead-ends",)),
+    (3, 3, 0, "seed", False, PRUNINGS),  # a dead root: a move onto it, then back
     (6, 6, 0, "construct", True, ()),
     (7, 7, 0, "construct", False, ()),
 ]

@@ -165,8 +165,9 @@ class Follower:
             gen = self.state["gen"] if self.state else snapshot["gen"]
             if snapshot["gen"] < gen:
                 return
-            algorithm = self.state["settings"]["algorithm"] if self.state else "seed"
-            self.position = Position(snapshot, algorithm == "warnsdorff")
+            # a snapshot names its demo: it may come before that demo's state
+            counts = snapshot["settings"]["algorithm"] == "warnsdorff"
+            self.position = Position(snapshot, counts)
             self.snapshots += 1
 
     def _on_state(self, data) -> None:
