@@ -41,6 +41,7 @@ PLAY_TICK = 0.1  # the owner's pace while the class plays
 FAST_TICK = 0.2  # keyframes: five a second
 IDLE_TICK = 0.25  # paused: how soon a control from another process is noticed
 SLICE_SECONDS = 0.1  # computing done between two ticks
+KEYFRAME_DELAY = 0.4  # a run to the end shorter than this sends only where it ended
 STREAM_MAX_SPEED = 500.0  # events per second; faster is shown by keyframes
 PAUSED_AHEAD = 200  # events sent ahead of a paused class (steps show at once)
 AHEAD_SECONDS = 2.0  # ... and of a playing one, in seconds of play
@@ -81,6 +82,8 @@ class RoomFeed:
         self.gen: int | None = None
         self.settings: dict | None = None
         self.sent: int | None = None  # the feed's next index (None: a snapshot comes first)
+        self._fast_since: float | None = None  # when the current fast play began
+        self._keyframe: tuple = ()  # (gen, index) of the last keyframe sent
         self._reported: tuple = ()
         self._reported_at = 0.0
         self._replica: Timeline | None = None  # a non-owner's reads, for ``_replica_gen``
@@ -185,7 +188,7 @@ class RoomFeed:
         self._report(timeline, state)
         if timeline.frontier < target and timeline.end is None:
             # still computing towards a far index: show how far it got
-            self._snapshot(timeline, timeline.frontier, 0, keyframe=True)
+            self._snapshot(timeline, timeline.frontier, 0, keyframe=True, tail=0)
             self.sent = None
             return 0.0
         jumped = (
@@ -210,20 +213,35 @@ class RoomFeed:
         return PLAY_TICK if state["playing"] else IDLE_TICK
 
     def _keyframes(self, timeline: Timeline, state: dict) -> float:
-        """Playing fast (or to the end): compute a slice, then show where the class is."""
+        """Playing fast (or to the end): compute a slice, then show where the class is.
+
+        A short run (a 6x6 jump to the end) sends no keyframe at all, only where it
+        ended (with the events before it, to step back); a long one shows its progress
+        five times a second, and nothing once it has stopped moving.
+        """
+        if self.sent is not None or self._fast_since is None:
+            self._fast_since = time.monotonic()  # the fast play starts now
+        self.sent = None
         run_to_end = state["speed"] is None
         self._save(
             timeline.extend(RUN_TO_END if run_to_end else state["index"], seconds=SLICE_SECONDS)
         )
         self._report(timeline, state, every=0.0 if run_to_end else REPORT_EVERY)
         index = timeline.frontier if run_to_end else min(state["index"], timeline.frontier)
-        self._snapshot(timeline, index, 0, keyframe=True)
-        self.sent = None
+        ended = timeline.end is not None and index == timeline.end["total"]
+        shown = (self.gen, index)
+        if shown != self._keyframe and (
+            ended or time.monotonic() - self._fast_since >= KEYFRAME_DELAY
+        ):
+            self._snapshot(timeline, index, 0, keyframe=not ended, tail=SNAPSHOT_TAIL * ended)
+            self._keyframe = shown
         return FAST_TICK
 
     # -- output --------------------------------------------------------------------------------
-    def _snapshot(self, timeline: Timeline, index: int, ahead: int, *, keyframe=False) -> dict:
-        snapshot = timeline.snapshot(index, ahead=ahead)
+    def _snapshot(
+        self, timeline: Timeline, index: int, ahead: int, *, keyframe=False, tail=SNAPSHOT_TAIL
+    ) -> dict:
+        snapshot = timeline.snapshot(index, tail=tail, ahead=ahead)
         self.hub.broadcast("snapshot", self._labelled(snapshot, keyframe), self.code)
         return snapshot
 

@@ -229,10 +229,13 @@ class Timeline:
                 self._snapshots.move_to_end(key)
                 return cached
             at = max(0, index - tail)
-            reader = self._reader(at)
-            state = reader.state()
             events: list[int] = []
-            reader.advance(stop - at, events)
+            if at == self.frontier:  # a keyframe of the search's head: no replay
+                state = self._head.state()
+            else:
+                reader = self._reader(at)
+                state = reader.state()
+                reader.advance(stop - at, events)
             span, length, fill, count, mins, maxs = state.chart
             snapshot = {
                 "index": index,

@@ -281,6 +281,14 @@ def test_students_follow_steps_plays_and_seeks(live, members):
     follows(one, 249_950)
     teacher.control(1_000)  # far back: a snapshot
     follows(two, 1_000)
+    # playing fast: keyframes a few times a second, each one the engine's own position
+    teacher.control(1_000, playing=True, speed=5_000.0)
+    assert wait_until(lambda: len([k for k in one.got("snapshot") if k["keyframe"]]) >= 3, 10)
+    teacher.control(0)
+    for keyframe in [k for k in one.got("snapshot") if k["keyframe"]][:3]:
+        truth = reference(SETTINGS, keyframe["index"])
+        assert keyframe["at"] == keyframe["index"] and keyframe["path"] == truth.path
+        assert (keyframe["nodes"], keyframe["backtracks"]) == (truth.nodes, truth.backtracks)
 
 
 def test_running_to_the_end_shows_keyframes_then_the_end(live, members):
@@ -303,7 +311,6 @@ def test_running_to_the_end_shows_keyframes_then_the_end(live, members):
     follows(student, SIX_BY_SIX_EVENTS)
     shown = student.shows(SIX_BY_SIX_EVENTS)
     assert shown.path == solve(Board(6, 6), 0).tour
-    assert any(s["keyframe"] for s in student.got("snapshot"))
     # stepping back from the end: the phone holds the last events
     teacher.control(SIX_BY_SIX_EVENTS - 7)
     follows(student, SIX_BY_SIX_EVENTS - 7)
