@@ -126,7 +126,7 @@ def _until_end(followers: list[Follower]) -> dict:
             if i in done:
                 continue
             state = follower.state
-            if state and state["end"] and follower.shows(state["end"]["total"]) is not None:
+            if state and state["end"] and follower.holds(state["end"]["total"]):
                 done[i] = time.monotonic()
         time.sleep(0.002)
     return {"times": list(done.values()), "missing": len(followers) - len(done)}
@@ -143,13 +143,13 @@ def _watch_indices(followers: list[Follower]) -> dict:
             if not state or state["playing"]:
                 continue
             key = (state["control_seq"], state["index"])
-            if key in marks[i] or follower.shows(state["index"]) is None:
+            if key in marks[i] or not follower.holds(state["index"]):
                 continue
             marks[i].add(key)
             seen.setdefault(key, []).append(time.monotonic())
         if any(follower.got("ended") for follower in followers[:1]):
             break
-        time.sleep(0.002)
+        time.sleep(0.005)
     return {"seen": {f"{k[0]}:{k[1]}": v for k, v in seen.items()}}
 
 
@@ -413,7 +413,7 @@ def scenario_late(base: Path) -> list[dict]:
             ack = late.join(code)
             waits.append(time.monotonic() - at)
             sizes.append(len(json.dumps(ack["snapshot"], separators=(",", ":"))))
-            assert late.shows(index) is not None
+            assert late.holds(index)
             late.close()
         teacher.close()
     finally:

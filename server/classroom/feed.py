@@ -37,7 +37,7 @@ from .service import ClassError
 LEASE_SECONDS = 3.0  # a lease not renewed for this long can be taken over
 RENEW_EVERY = 1.0
 WATCH_EVERY = 0.5  # how often a process without the lease looks at it
-PLAY_TICK = 0.1  # the owner's pace while the class plays
+PLAY_TICK = 0.25  # the owner's pace while the class plays (the feed leads by 2 s)
 FAST_TICK = 0.2  # keyframes: five a second
 IDLE_TICK = 0.25  # paused: how soon a control from another process is noticed
 SLICE_SECONDS = 0.1  # computing done between two ticks

@@ -228,6 +228,14 @@ class Follower:
             index = min(index, state["end"]["total"])
         return index
 
+    def holds(self, index: int | None = None) -> bool:
+        """Whether this member could show ``index`` (default: the state's) now; cheap."""
+        with self.lock:
+            state, position = self.state, self.position
+            if state is None or position is None or position.gen != state["gen"]:
+                return False
+            return position.holds(state["index"] if index is None else index)
+
     def shows(self, index: int | None = None) -> Standing | None:
         """Where this member stands at ``index`` (default: the state's), None if it can't."""
         with self.lock:
