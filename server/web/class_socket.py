@@ -11,6 +11,8 @@ reach every process through the message queue.  Refusals are answered by
 
 from __future__ import annotations
 
+import logging
+
 from flask import Flask, current_app, request
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
@@ -26,6 +28,8 @@ NAMESPACE = "/class"
 EXTENSION = "class_hub"
 MAX_PUZZLE_GAMES = 5  # puzzle games one connection may open per puzzle
 MAX_SYNC_INDEX = service.MAX_INDEX
+
+log = logging.getLogger(__name__)
 
 
 def init_app(app: Flask) -> None:
@@ -111,10 +115,13 @@ class ClassNamespace(AnsweringNamespace):
         member = hub().disconnect(request.sid)
         if member is None or member.code is None:
             return None
-        service.leave(request.sid)
-        if member.role == "student":
-            count = service.student_count(member.code, service.now(), hub().presence_timeout)
-            hub().to_teacher("presence", {"students": count}, member.code)
+        try:
+            service.leave(request.sid)
+            if member.role == "student":
+                count = service.student_count(member.code, service.now(), hub().presence_timeout)
+                hub().to_teacher("presence", {"students": count}, member.code)
+        except Exception:  # pragma: no cover - the database went away: the sweep forgets it
+            log.exception("class disconnect")
         return None
 
     # -- joining ---------------------------------------------------------------------------------
