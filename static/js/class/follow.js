@@ -207,7 +207,6 @@ export class RoomFollower {
           this.adoptState(ack.error.state); // stale: a new demo
         }
       })
-      .catch(() => {})
       .finally(() => {
         this.syncing = false;
       });

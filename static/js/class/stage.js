@@ -86,7 +86,7 @@ export class Stage {
     const { root, text, bar } = this.progress;
     const follower = this.follower;
     const waited = follower.missingSince !== null && now - follower.missingSince >= PROGRESS_AFTER_MS;
-    const show = this.drawing && (phase === "to-the-end" || (phase === "catching-up" && (waited || !follower.player)));
+    const show = this.drawing && (phase === "to-the-end" || (phase === "catching-up" && waited));
     root.hidden = !show;
     if (!show) return;
     const target = follower.target(now);
