@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -41,38 +42,35 @@ MB = 1024 * 1024
 RUN_EVENTS = 5_000_000
 WINDOW = 20_000
 
-# The serving path of ``knights-tour serve`` (cmd_serve), with a throwaway instance.
-SERVER_SCRIPT = """
-import sys
-from werkzeug.serving import make_server
-from server.app import create_app
-from server.extensions import websocket_request_handler
-
-app = create_app({"INSTANCE_PATH": sys.argv[1]})
-server = make_server(
-    "127.0.0.1", 0, app, threaded=True, request_handler=websocket_request_handler()
-)
-print(server.port, flush=True)
-server.serve_forever()
-"""
+LISTENING = re.compile(r"listening on (http://\S+)")
 
 
 def spawn_server(instance_path: str | Path) -> tuple[subprocess.Popen, str]:
-    """Start the app in a child process on a free port; (process, base URL)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SECRET_KEY": "bench-stream"}
+    """``knights-tour serve`` (``python -m server serve``) in a child process on a free
+    loopback port, with a throwaway instance folder; (process, base URL)."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "SECRET_KEY": "bench-stream",
+        "INSTANCE_PATH": str(instance_path),
+    }
+    env.pop("SOCKETIO_MESSAGE_QUEUE", None)
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER_SCRIPT, str(instance_path)],
+        [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", "0"],
         cwd=str(ROOT),
         env=env,
+        stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
     )
-    line = proc.stdout.readline().strip()
-    if not line.isdigit():
+    line = proc.stdout.readline()
+    match = LISTENING.search(line)
+    if match is None:
         proc.kill()
+        proc.wait(5)
         raise RuntimeError(f"the server did not start (said {line!r})")
-    return proc, f"http://127.0.0.1:{line}"
+    return proc, match.group(1)
 
 
 def stop_server(proc: subprocess.Popen) -> None:

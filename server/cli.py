@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import sys
 from collections.abc import Sequence
 
@@ -201,10 +200,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from werkzeug.serving import make_server
-
-    from .app import create_app
-    from .extensions import websocket_request_handler
+    from .serving import BadConfiguration, serve
 
     port = args.port
     if port is None:
@@ -218,30 +214,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.message_queue:
         config["SOCKETIO_MESSAGE_QUEUE"] = args.message_queue
     try:
-        app = create_app(config)
-    except ValueError as err:  # a bad setting, e.g. RATE_LIMIT_GAMES=often
+        return serve(args.host, port, config)
+    except BadConfiguration as err:
         raise UsageError(f"bad configuration: {err}") from None
-    try:
-        server = make_server(
-            args.host, port, app, threaded=True, request_handler=websocket_request_handler()
-        )
-    except (OSError, SystemExit) as err:
-        print(f"knights-tour: cannot listen on {args.host}:{port}: {err}", file=sys.stderr)
-        return 1
-
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    print(f"Knight's Tour Studio listening on http://{args.host}:{server.port}", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-    print("stopped", flush=True)
-    return EXIT_OK
 
 
 def _dims(text: str) -> tuple[int, int]:

@@ -43,22 +43,3 @@ def init_socketio(app: Flask) -> None:
     )
     socket_guards.install(socketio.server)
     watch_socket.init_app(app)
-
-
-def websocket_request_handler():
-    """A werkzeug request handler that hangs up once a websocket has ended.
-
-    In threading mode a websocket ends by raising ConnectionError out of the WSGI app
-    (that is how simple-websocket tells werkzeug the socket is gone), but werkzeug then
-    keeps the HTTP/1.1 connection alive and parses the client's websocket close frame
-    as the next request line: the thread blocks until the client gives up, and clients
-    that wait for the close handshake (python-socketio) hang for 3 s on every disconnect.
-    Pass it as ``make_server(..., request_handler=websocket_request_handler())``.
-    """
-    from werkzeug.serving import WSGIRequestHandler
-
-    class WebSocketRequestHandler(WSGIRequestHandler):
-        def connection_dropped(self, error, environ=None):
-            self.close_connection = True
-
-    return WebSocketRequestHandler

@@ -15,15 +15,14 @@ import urllib.request
 
 import pytest
 import socketio
-from werkzeug.serving import make_server
 
 from server.app import create_app
 from server.classroom import service
 from server.classroom.models import ClassRoom
 from server.engine.board import Board
 from server.engine.search import solve
-from server.extensions import websocket_request_handler
 from server.game.models import db
+from server.serving import make_server
 from server.stream.encode import count_events, decode
 from server.web.class_socket import CREDIT_SLACK, classroom
 from tests.waiting import wait_until
@@ -41,9 +40,7 @@ def live(tmp_path_factory):
             "RATE_LIMIT_CLASS_ROOMS": "5/minute",
         }
     )
-    server = make_server(
-        "127.0.0.1", 0, app, threaded=True, request_handler=websocket_request_handler()
-    )
+    server = make_server("127.0.0.1", 0, app)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.port}", app
