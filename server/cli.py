@@ -60,7 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     serve = sub.add_parser("serve", help="run the web app")
-    serve.add_argument("--host", default="127.0.0.1")
+    where = serve.add_mutually_exclusive_group()
+    where.add_argument("--host", default=None, help="default 127.0.0.1 (this machine only)")
+    where.add_argument(
+        "--lan",
+        action="store_true",
+        help="serve a class: listen on all interfaces, print the link for students' phones",
+    )
     serve.add_argument("--port", type=_positive_int, default=None, help="default $PORT or 5000")
     serve.add_argument("--message-queue", default=None, help="e.g. redis://127.0.0.1:6379/0")
 
@@ -213,8 +219,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = {}
     if args.message_queue:
         config["SOCKETIO_MESSAGE_QUEUE"] = args.message_queue
+    host = "0.0.0.0" if args.lan else (args.host or "127.0.0.1")
     try:
-        return serve(args.host, port, config)
+        return serve(host, port, config, lan=args.lan)
     except BadConfiguration as err:
         raise UsageError(f"bad configuration: {err}") from None
 

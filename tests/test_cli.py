@@ -92,6 +92,8 @@ def test_budget_exits_4(capsys):
         ["hint", "5x5", "--path", "0,0", "9,9"],
         ["hint", "5x5", "--path", "0,x"],
         ["hint", "5x5"],
+        ["serve", "--lan", "--host", "0.0.0.0"],
+        ["serve", "--port", "70000"],
         ["frobnicate"],
         [],
     ],
@@ -168,6 +170,7 @@ def test_serve_prints_url_serves_and_stops_on_sigterm(tmp_path):
         ("RATE_LIMIT_STORAGE", "memcached://cache:11211"),
         ("PROXY_FIX", "yes"),
         ("SOCKETIO_CORS_ALLOWED_ORIGINS", "*"),
+        ("PUBLIC_URL", "classroom.local:5000"),
     ],
 )
 def test_serve_refuses_bad_configuration_in_one_line(tmp_path, key, value):

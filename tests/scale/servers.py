@@ -25,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -234,8 +235,10 @@ def server_env(directory: Path, message_queue: str | None, extra: dict | None = 
     return env
 
 
-def _launch(directory: Path, index: int, env: dict, message_queue: str | None):
-    args = [*serve_command(), "serve", "--host", "127.0.0.1", "--port", "0"]
+def _launch(
+    directory: Path, index: int, env: dict, message_queue: str | None, serve_args: Sequence[str]
+):
+    args = [*serve_command(), "serve", *serve_args, "--port", "0"]
     if message_queue:
         args += ["--message-queue", message_queue]
     stderr_path = directory / f"server-{index}.stderr"
@@ -261,8 +264,8 @@ def _wait_listening(proc: subprocess.Popen, stderr_path: Path) -> tuple[str, lis
         for line in proc.stdout:
             lines.append(line.rstrip("\n"))
             match = LISTENING.search(line)
-            if match:
-                found.append(match.group(1))
+            if match:  # all interfaces (serve --lan): this machine is at 127.0.0.1 too
+                found.append(match.group(1).replace("//0.0.0.0:", "//127.0.0.1:"))
                 return
 
     reader = threading.Thread(target=read, daemon=True)
@@ -284,8 +287,10 @@ def start_servers(
     count: int,
     message_queue: str | None = None,
     env: dict | None = None,
+    serve_args: Sequence[str] = ("--host", "127.0.0.1"),
 ) -> list[ServerProcess]:
-    """``count`` serve processes sharing one database (and the message queue when given).
+    """``count`` serve processes sharing one database (and the message queue when given),
+    each started as ``knights-tour serve SERVE_ARGS --port 0``.
 
     The first process creates the tables before the others start (SQLite's
     ``create_all`` is not safe to race); the others start in parallel.
@@ -295,7 +300,9 @@ def start_servers(
     started: list[ServerProcess] = []
     try:
         for batch in ([0], list(range(1, count))):
-            launched = [(i, *_launch(directory, i, full_env, message_queue)) for i in batch]
+            launched = [
+                (i, *_launch(directory, i, full_env, message_queue, serve_args)) for i in batch
+            ]
             for _i, proc, stderr_path in launched:
                 try:
                     url, lines = _wait_listening(proc, stderr_path)
