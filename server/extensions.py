@@ -32,7 +32,7 @@ def cors_origins(value):
 
 def init_socketio(app: Flask) -> None:
     """Bind ``socketio`` to ``app`` and register the /watch handlers and run registry."""
-    from .web import socket_guards, watch_socket
+    from .web import socket_guards, socket_packets, watch_socket
 
     socketio.init_app(
         app,
@@ -42,4 +42,5 @@ def init_socketio(app: Flask) -> None:
         max_http_buffer_size=MAX_MESSAGE_BYTES,
     )
     socket_guards.install(socketio.server)
+    socket_packets.install(socketio.server)
     watch_socket.init_app(app)
