@@ -1,9 +1,10 @@
 """server/serving.py: the server ``knights-tour serve`` runs, and the LAN address of a class.
 
-* TCP_NODELAY on every socket the real server accepts, websocket and long-polling alike:
-  read from the server process's own sockets (Linux: ``pidfd_getfd``), so the check
-  does not depend on timing.  Without it a small message written right after another
-  waits for the peer's delayed ACK, about 40 ms;
+* TCP_NODELAY on every socket the real server accepts, websocket and long-polling alike,
+  for ``knights-tour serve`` and for gunicorn as docs/deploy.md runs it: read from the
+  server process's own sockets (Linux: ``pidfd_getfd``), so the check does not depend
+  on timing.  Without it a small message written right after another waits for the
+  peer's delayed ACK, about 40 ms;
 * ``serve --lan``: listens on every interface, prints the teacher's and the students'
   links on this machine's LAN address, and the class pages' join link and QR code use
   it (or ``PUBLIC_URL`` when set);
@@ -34,7 +35,13 @@ from server.serving import (
     lan_addresses,
 )
 from server.web.class_pages import qr_svg
-from tests.scale.servers import open_class_room, start_servers, tracebacks
+from tests.scale.servers import (
+    ServerProcess,
+    open_class_room,
+    start_gunicorn,
+    start_servers,
+    tracebacks,
+)
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(120)
@@ -91,8 +98,17 @@ def pending_poll(host: str, port: int) -> http.client.HTTPConnection:
     return conn
 
 
-def test_every_accepted_socket_has_nagle_off(tmp_path):
-    (server,) = start_servers(tmp_path, 1)
+def start(kind: str, directory) -> ServerProcess:
+    if kind == "gunicorn":  # the deployment of docs/deploy.md: gunicorn sets it itself
+        pytest.importorskip("gunicorn")
+        return start_gunicorn(directory, threads=8)
+    (server,) = start_servers(directory, 1)
+    return server
+
+
+@pytest.mark.parametrize("kind", ["serve", "gunicorn"])
+def test_every_accepted_socket_has_nagle_off(tmp_path, kind):
+    server = start(kind, tmp_path)
     parts = urlsplit(server.url)
     ws = socketio.Client(reconnection=False)
     polling = None
