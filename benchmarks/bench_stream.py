@@ -230,7 +230,7 @@ class LeanClient:
     which costs more than the server's whole round trip; this one measures the server.
     """
 
-    def __init__(self, url: str, lang: str = "en"):
+    def __init__(self, url: str, lang: str = "en", namespace: str = NAMESPACE):
         import websocket  # websocket-client, python-socketio's websocket transport
 
         query = f"/socket.io/?EIO=4&transport=websocket&lang={lang}"
@@ -242,33 +242,41 @@ class LeanClient:
         opened = self.ws.recv()
         if not opened.startswith("0{"):
             raise RuntimeError(f"no Engine.IO open packet: {opened[:80]!r}")
-        self.prefix = f"{NAMESPACE},"
+        self.namespace = namespace
+        self.prefix = f"{namespace},"
         self.ws.send(f"40{self.prefix}")
         self.queued: collections.deque = collections.deque()
         self.next_id = 0
         while self._read() != ("connected", None, None):
             pass
 
+    def read_frame(self) -> tuple[str, int | None, object] | None:
+        """One websocket frame: a Socket.IO packet of the namespace as (kind, ack id,
+        data), or None for the server's ping (answered)."""
+        text = self.ws.recv()
+        if text == "2":
+            self.ws.send("3")
+            return None
+        if not text.startswith("4") or text[2:].split(",", 1)[0] != self.namespace:
+            raise RuntimeError(f"unexpected packet {text[:80]!r}")
+        kind, body = text[1], text[2 + len(self.prefix) :]
+        if kind == "0":
+            return "connected", None, None
+        digits = len(body) - len(body.lstrip("0123456789"))
+        ack_id = int(body[:digits]) if digits else None
+        data = json.loads(body[digits:])
+        if kind == "2":
+            return "event", ack_id, data
+        if kind == "3":
+            return "ack", ack_id, data[0]
+        raise RuntimeError(f"unexpected packet {text[:80]!r}")
+
     def _read(self) -> tuple[str, int | None, object]:
         """The next Socket.IO packet of the namespace: (kind, ack id, data)."""
         while True:
-            text = self.ws.recv()
-            if text == "2":  # the server's ping
-                self.ws.send("3")
-                continue
-            if not text.startswith("4") or text[2:].split(",", 1)[0] != NAMESPACE:
-                raise RuntimeError(f"unexpected packet {text[:80]!r}")
-            kind, body = text[1], text[2 + len(self.prefix) :]
-            if kind == "0":
-                return "connected", None, None
-            digits = len(body) - len(body.lstrip("0123456789"))
-            ack_id = int(body[:digits]) if digits else None
-            data = json.loads(body[digits:])
-            if kind == "2":
-                return "event", ack_id, data
-            if kind == "3":
-                return "ack", ack_id, data[0]
-            raise RuntimeError(f"unexpected packet {text[:80]!r}")
+            packet = self.read_frame()
+            if packet is not None:
+                return packet
 
     def call(self, event: str, data: dict) -> dict:
         """Send ``event`` asking for an acknowledgement, and wait for it (events that
