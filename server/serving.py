@@ -29,6 +29,7 @@ machine that the phones of a class can reach.
 from __future__ import annotations
 
 import contextlib
+import errno
 import ipaddress
 import re
 import signal
@@ -70,8 +71,24 @@ class RequestHandler(WSGIRequestHandler):
         self.close_connection = True
 
 
+class _ListenError(Exception):
+    """Carries bind()/listen()'s OSError past werkzeug, which would print it and exit."""
+
+
 class Server(ThreadedWSGIServer):
     request_queue_size = LISTEN_BACKLOG
+
+    def server_bind(self) -> None:
+        try:
+            super().server_bind()
+        except OSError as err:
+            raise _ListenError(err) from None
+
+    def server_activate(self) -> None:
+        try:
+            super().server_activate()
+        except OSError as err:
+            raise _ListenError(err) from None
 
 
 def make_server(host: str, port: int, app) -> Server:
@@ -79,8 +96,8 @@ def make_server(host: str, port: int, app) -> Server:
     one, see ``server.port``).  Raises OSError when it cannot listen."""
     try:
         return Server(host, port, app, handler=RequestHandler)
-    except SystemExit:  # werkzeug prints the reason to stderr and exits
-        raise OSError(f"cannot listen on {host}:{port}") from None
+    except _ListenError as err:
+        raise err.args[0] from None
 
 
 class BadConfiguration(ValueError):
@@ -106,7 +123,10 @@ def serve(host: str, port: int, config: dict | None = None, *, lan: bool = False
     try:
         server = make_server(host, port, app)
     except OSError as err:
-        print(f"knights-tour: cannot listen on {host}:{port}: {err}", file=sys.stderr)
+        reason = err.strerror or str(err)
+        print(f"knights-tour: cannot listen on {host}:{port}: {reason}", file=sys.stderr)
+        if sys.platform == "darwin" and port == 5000 and err.errno == errno.EADDRINUSE:
+            print("(macOS: AirPlay Receiver uses port 5000; try PORT=5050)", file=sys.stderr)
         return 1
 
     def stop(signum, frame):

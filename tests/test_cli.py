@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -185,3 +186,22 @@ def test_serve_refuses_bad_configuration_in_one_line(tmp_path, key, value):
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("knights-tour: error: bad configuration")
+
+
+def test_serve_on_a_busy_port_says_why_in_one_line(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        env = {**os.environ, "INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "test"}
+        proc = subprocess.run(
+            [BIN / "knights-tour", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=30,
+        )
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.strip().splitlines() == [
+        f"knights-tour: cannot listen on 127.0.0.1:{port}: Address already in use"
+    ]
