@@ -84,8 +84,9 @@ def accepted_sockets(pid: int, port: int) -> list[tuple[int, int]]:
     return found
 
 
-def pending_poll(host: str, port: int) -> http.client.HTTPConnection:
-    """An Engine.IO long-polling GET the server is holding open (nothing to send yet)."""
+def pending_poll(host: str, port: int) -> tuple[http.client.HTTPConnection, str]:
+    """An Engine.IO long-polling GET the server is holding open (nothing to send yet),
+    and the session id."""
     conn = http.client.HTTPConnection(host, port, timeout=10)
     conn.request("GET", "/socket.io/?EIO=4&transport=polling")
     response = conn.getresponse()
@@ -95,7 +96,19 @@ def pending_poll(host: str, port: int) -> http.client.HTTPConnection:
     conn.close()  # werkzeug closes every HTTP connection after its response
     conn = http.client.HTTPConnection(host, port, timeout=10)
     conn.request("GET", f"/socket.io/?EIO=4&transport=polling&sid={sid}")
-    return conn
+    return conn, sid
+
+
+def close_poll(host: str, port: int, conn: http.client.HTTPConnection, sid: str) -> None:
+    """End the session (a close packet), so the held GET returns and no server thread
+    waits out the ping interval."""
+    with contextlib.suppress(OSError, http.client.HTTPException):
+        closer = http.client.HTTPConnection(host, port, timeout=10)
+        closer.request("POST", f"/socket.io/?EIO=4&transport=polling&sid={sid}", body=b"1")
+        closer.getresponse().read()
+        closer.close()
+        conn.getresponse().read()
+    conn.close()
 
 
 def start(kind: str, directory) -> ServerProcess:
@@ -124,7 +137,7 @@ def test_every_accepted_socket_has_nagle_off(tmp_path, kind):
         assert len(options) >= 2 and all(options), options
     finally:
         if polling is not None:
-            polling.close()
+            close_poll(parts.hostname, parts.port, *polling)
         with contextlib.suppress(Exception):
             ws.disconnect()
         server.stop()

@@ -23,7 +23,7 @@ values = st.recursive(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(values)
 def test_same_answer_as_python_socketio(data):
     assert data_is_binary(data) is Packet.data_is_binary(data)
