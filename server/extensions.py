@@ -55,4 +55,3 @@ def init_socketio(app: Flask, namespaces: list[Namespace], installs: list[Callab
     for namespace in namespaces:
         if type(namespace) not in registered:
             socketio.on_namespace(namespace)
-
