@@ -86,6 +86,7 @@ class ClassScenario:
         self.code, self.token = open_class_room(url)
         self.teacher = Client(url, "presence")
         self.gen = None
+        self.seq = 0  # the teacher page's control numbers
 
     def join(self, client: Client, token: str | None = None) -> None:
         payload = {"code": self.code, **({"token": token} if token else {})}
@@ -94,20 +95,20 @@ class ClassScenario:
             raise RuntimeError(f"join refused: {answer}")
 
     def set_up(self) -> None:
-        """The teacher joins, shows the demo and starts its own run (the server caps the
-        index it may show at what it has streamed to the teacher)."""
+        """The teacher joins and shows the demo (its controls are numbered from the join)."""
         self.join(self.teacher, self.token)
-        answer = self.teacher.call("settings", self.DEMO)
+        self.seq += 1
+        answer = self.teacher.call("settings", {**self.DEMO, "seq": self.seq})
         if not answer.get("ok"):
             raise RuntimeError(f"settings refused: {answer}")
         self.gen = answer["state"]["gen"]
-        self.teacher.call("start", {"run": "t1", "window": 20_000})
-        time.sleep(0.5)  # let the teacher's run stream its first window
 
     def step(self, index: int):
         """One step of the demo; the key students' messages carry for it."""
+        self.seq += 1
         answer = self.teacher.call(
-            "control", {"gen": self.gen, "index": index, "playing": False, "speed": None}
+            "control",
+            {"seq": self.seq, "gen": self.gen, "index": index, "playing": False, "speed": 10},
         )
         if not answer.get("ok") or answer["state"]["index"] != index:
             raise RuntimeError(f"control refused: {answer}")
