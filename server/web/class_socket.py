@@ -75,11 +75,12 @@ class ClassNamespace(AnsweringNamespace):
         if isinstance(err, ObjectDeletedError | StaleDataError | IntegrityError):
             db.session.rollback()
             member = hub().member(request.sid)
-            if member is not None and member.code is not None:
-                try:
-                    service.find_room(member.code, ttl=hub().ttl)
-                except ClassError as gone:
-                    return gone
+            if member is None or member.code is None:  # the room was closed meanwhile
+                return ClassError("unknown-room")
+            try:
+                service.find_room(member.code, ttl=hub().ttl)
+            except ClassError as gone:
+                return gone
             if not isinstance(err, IntegrityError):
                 return ClassError("unknown-room")
         return None

@@ -433,7 +433,11 @@ def test_closing_the_class_tells_everyone(live, members):
     opened, teacher, _ = teacher_of(members, app)
     student, _ = student_of(members, opened.code)
     assert teacher.call("close")["ok"]
-    assert wait_until(lambda: student.got("ended") == [{"code": opened.code}])
+    for member in (student, teacher):  # the teacher who closed it is told too
+        assert wait_until(lambda m=member: m.got("ended") == [{"code": opened.code}])
+    # whatever they send next is refused cleanly, never answered "internal"
+    for member in (student, teacher):
+        assert member.call("heartbeat")["error"]["code"] in ("not-joined", "unknown-room")
 
 
 # -- the class puzzle -----------------------------------------------------------------------------
