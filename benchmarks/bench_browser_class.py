@@ -27,14 +27,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.bench_browser_stream import serve
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 
-DEMO = {
-    "rows": 8,
-    "cols": 8,
-    "start": [0, 0],
-    "algorithm": "seed",
-    "closed": False,
-    "pruning": False,
-}
 DEEP = 5_000_000
 GOAL_MS = 500
 GOAL_KB = 16
@@ -50,26 +42,21 @@ def _open_room(base: str) -> tuple[str, str]:
 def run(repeat: int = 5) -> list[dict]:
     from playwright.sync_api import sync_playwright
 
-    from tests.support.follower import Follower
+    from tests.support.follower import EIGHT_BY_EIGHT, Follower, Teacher
 
     firsts, sizes = [], []
     with serve() as base, sync_playwright() as pw:
         code, token = _open_room(base)
-        teacher = Follower(base)
-        seq = teacher.join(code, token)["state"]["control_seq"] + 1
-        gen = teacher.call("settings", {**DEMO, "seq": seq})["state"]["gen"]
+        teacher = Teacher.join(base, code, token)
+        teacher.settings(EIGHT_BY_EIGHT)
 
         def pause_at(index: int) -> None:
-            nonlocal seq
-            seq += 1
-            control = {"seq": seq, "gen": gen, "index": index, "playing": False, "speed": 10}
-            answer = teacher.call("control", control)
+            answer = teacher.control(index)
             assert answer["ok"], answer
-            teacher._adopt_state(answer["state"])
 
         began = time.monotonic()
         pause_at(DEEP)
-        while not teacher.holds(DEEP):  # the server computes the first 5 M events
+        while not teacher.member.holds(DEEP):  # the server computes the first 5 M events
             if time.monotonic() - began > 900:
                 raise RuntimeError("the demo never reached 5,000,000 events")
             time.sleep(0.1)

@@ -54,17 +54,18 @@ from tests.scale.servers import (  # noqa: E402
     start_redis,
     start_servers,
 )
-from tests.support.follower import Follower  # noqa: E402
+from tests.support.follower import EIGHT_BY_EIGHT, SIX_BY_SIX, Follower, Teacher  # noqa: E402
 
-SIX = {
-    "rows": 6,
-    "cols": 6,
-    "start": [0, 0],
-    "algorithm": "seed",
-    "closed": False,
-    "pruning": False,
-}
-EIGHT = {**SIX, "rows": 8, "cols": 8}
+SIX, EIGHT = SIX_BY_SIX, EIGHT_BY_EIGHT
+
+
+def accepted(ack: dict) -> dict:
+    """The state an acknowledgement carries; RuntimeError when it is a refusal."""
+    if not ack.get("ok"):
+        raise RuntimeError(f"refused: {ack}")
+    return ack["state"]
+
+
 SIX_EVENTS = 354_060
 WORKERS = 4  # client processes for the students
 JOIN_THREADS = 10
@@ -216,51 +217,6 @@ class Class:
 
 
 # -- the teacher, here -------------------------------------------------------------------------
-class Teacher:
-    def __init__(self, url: str, code: str, token: str) -> None:
-        self.member = Follower(url)
-        ack = self.member.join(code, token)
-        if not ack.get("ok"):
-            raise RuntimeError(f"the teacher could not join: {ack}")
-        self.seq = ack["state"]["control_seq"]
-        self.gen = ack["state"]["gen"]
-        self.code = code
-
-    def settings(self, settings: dict) -> dict:
-        self.seq += 1
-        ack = self.member.call("settings", {**settings, "seq": self.seq})
-        if not ack.get("ok"):
-            raise RuntimeError(f"settings refused: {ack}")
-        self.gen = ack["state"]["gen"]
-        return ack["state"]
-
-    def control(self, index: int, playing: bool = False, speed: float | None = 10.0) -> dict:
-        self.seq += 1
-        payload = {
-            "seq": self.seq,
-            "gen": self.gen,
-            "index": index,
-            "playing": playing,
-            "speed": speed,
-        }
-        ack = self.member.call("control", payload)
-        if not ack.get("ok"):
-            raise RuntimeError(f"control refused: {ack}")
-        return ack["state"]
-
-    def wait_end(self, timeout: float = 120) -> dict:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            states = [s for s in self.member.got("state") if s["end"]]
-            if states:
-                return states[-1]
-            time.sleep(0.01)
-        raise RuntimeError("the demo never ended")
-
-    def close(self) -> None:
-        self.member.close()
-
-
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[max(0, round(q * len(ordered)) - 1)] if ordered else float("nan")
@@ -282,22 +238,22 @@ def scenario_end(base: Path, students: int, processes: int, redis: str | None) -
     try:
         # the same demo with no student: the search's own cost
         code, token = open_class_room(servers[0].url)
-        teacher = Teacher(servers[0].url, code, token)
-        teacher.settings(SIX)
+        teacher = Teacher.join(servers[0].url, code, token)
+        accepted(teacher.settings(SIX))
         cpu0 = sum(_cpu(s) for s in servers)
-        teacher.control(0, playing=True, speed=None)
+        accepted(teacher.control(0, playing=True, speed=None))
         teacher.wait_end()
         alone = sum(_cpu(s) for s in servers) - cpu0
         teacher.close()
 
         code, token = open_class_room(servers[0].url)
-        teacher = Teacher(servers[0].url, code, token)
+        teacher = Teacher.join(servers[0].url, code, token)
         cpu0 = sum(_cpu(s) for s in servers)
-        teacher.settings(SIX)
+        accepted(teacher.settings(SIX))
         klass = Class([s.url for s in servers], code, students, "end")
         try:
             clicked = klass.go()
-            teacher.control(0, playing=True, speed=None)  # the teacher's ⏭
+            accepted(teacher.control(0, playing=True, speed=None))  # the teacher's ⏭
             end = teacher.wait_end()
             results = klass.results()
         finally:
@@ -340,24 +296,24 @@ def scenario_steps(base: Path, students: int, processes: int, redis: str | None)
     servers = start_servers(base, processes, redis)
     try:
         code, token = open_class_room(servers[0].url)
-        teacher = Teacher(servers[0].url, code, token)
-        teacher.settings(SIX)
-        teacher.control(0, playing=True, speed=100.0)
+        teacher = Teacher.join(servers[0].url, code, token)
+        accepted(teacher.settings(SIX))
+        accepted(teacher.control(0, playing=True, speed=100.0))
         klass = Class([s.url for s in servers], code, students, "steps")
         sent: dict[str, float] = {}
         try:
             klass.go()
             time.sleep(1.0)
             rng = random.Random(7)
-            index = teacher.control(0, playing=True, speed=100.0)["index"]
+            index = accepted(teacher.control(0, playing=True, speed=100.0))["index"]
             for _ in range(20):
                 time.sleep(rng.uniform(0.3, 0.8))  # playing at 100 events/s meanwhile
                 index = teacher.member.target() if teacher.member.state else index
                 at = time.monotonic()
-                state = teacher.control(index + 1)  # a step: pause one event further
+                state = accepted(teacher.control(index + 1))  # a step: pause one event further
                 sent[f"{state['control_seq']}:{state['index']}"] = at
                 time.sleep(rng.uniform(0.2, 0.5))
-                state = teacher.control(state["index"], playing=True, speed=100.0)
+                state = accepted(teacher.control(state["index"], playing=True, speed=100.0))
             teacher.member.call("close", {})
             results = klass.results()
         finally:
@@ -394,10 +350,10 @@ def scenario_late(base: Path) -> list[dict]:
     (server,) = start_servers(base, 1)
     try:
         code, token = open_class_room(server.url)
-        teacher = Teacher(server.url, code, token)
-        teacher.settings(EIGHT)
+        teacher = Teacher.join(server.url, code, token)
+        accepted(teacher.settings(EIGHT))
         began = time.monotonic()
-        teacher.control(5_000_000)  # the server computes the first 5 M events of 8x8
+        accepted(teacher.control(5_000_000))  # the server computes the first 5 M events of 8x8
         while teacher.member.shows(5_000_000) is None:
             if time.monotonic() - began > 600:
                 raise RuntimeError("5 M events were never reached")
@@ -407,7 +363,7 @@ def scenario_late(base: Path) -> list[dict]:
         sizes, waits = [], []
         for _ in range(20):
             index = rng.randint(0, 5_000_000)
-            teacher.control(index)
+            accepted(teacher.control(index))
             late = Follower(server.url)
             at = time.monotonic()
             ack = late.join(code)
@@ -438,8 +394,8 @@ def scenario_many(base: Path, count: int) -> list[dict]:
     (server,) = start_servers(base, 1)
     try:
         code, token = open_class_room(server.url)
-        teacher = Teacher(server.url, code, token)
-        teacher.settings(SIX)
+        teacher = Teacher.join(server.url, code, token)
+        accepted(teacher.settings(SIX))
         klass = Class([server.url], code, count, "stay")
         try:
             klass.go()
@@ -470,8 +426,8 @@ def scenario_bursts(base: Path, bursts: int, processes: int, redis: str | None) 
     servers = start_servers(base, processes, redis)
     try:
         code, token = open_class_room(servers[0].url)
-        teachers = [Teacher(s.url, code, token) for s in servers]  # a tab on each process
-        gen = teachers[0].settings(SIX)["gen"]
+        teachers = [Teacher.join(s.url, code, token) for s in servers]  # a tab on each process
+        gen = accepted(teachers[0].settings(SIX))["gen"]
         seq = teachers[0].seq
         older = 0
         for _burst in range(bursts):
@@ -511,9 +467,11 @@ def scenario_failover(base: Path, students: int, redis: str) -> list[dict]:
     owner, survivor = start_servers(base, 2, redis)
     try:
         code, token = open_class_room(owner.url)
-        teacher = Teacher(owner.url, code, token)  # the first member: its process runs the search
-        teacher.settings(SIX)
-        teacher.control(0, playing=True, speed=50.0)
+        teacher = Teacher.join(
+            owner.url, code, token
+        )  # the first member: its process runs the search
+        accepted(teacher.settings(SIX))
+        accepted(teacher.control(0, playing=True, speed=50.0))
         klass = Class([survivor.url], code, students, "moving")
         try:
             time.sleep(1.0)

@@ -14,18 +14,11 @@ import pytest
 from server.engine.board import Board
 from server.engine.walker import Walker
 from server.stream.timeline import Demo, Timeline
-from tests.support.follower import reference
+from tests.support.follower import SIX_BY_SIX, reference
 
 pytestmark = pytest.mark.browser
 
-SETTINGS = {
-    "rows": 6,
-    "cols": 6,
-    "start": [0, 0],
-    "algorithm": "seed",
-    "closed": False,
-    "pruning": False,
-}
+SETTINGS = SIX_BY_SIX
 GEN = 2
 
 # Helpers shared by the scripts below: a follower on the test's clock whose syncs wait for

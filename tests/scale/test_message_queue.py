@@ -20,7 +20,7 @@ from flask_socketio import SocketIO
 from benchmarks.bench_stream import WatchClient, start_payload
 from server.engine.board import Board
 from server.engine.search import solve
-from tests.support.follower import Follower, reference
+from tests.support.follower import SIX_BY_SIX, Follower, Teacher, reference
 from tests.waiting import wait_until
 
 from .servers import open_class_room, start_redis, start_servers, tracebacks
@@ -245,21 +245,12 @@ def test_rate_limits_count_across_processes(tmp_path):
 # -- class rooms across processes --------------------------------------------------------------
 
 
-SETTINGS = {
-    "rows": 6,
-    "cols": 6,
-    "start": [0, 0],
-    "algorithm": "seed",
-    "closed": False,
-    "pruning": False,
-}
+SETTINGS = SIX_BY_SIX
 
 
-def control(teacher: Follower, seq: int, gen: int, index: int, **options) -> dict:
-    payload = {"seq": seq, "gen": gen, "index": index, "playing": False, "speed": 10.0}
-    answer = teacher.call("control", {**payload, **options})
+def control(teacher: Teacher, index: int, **options) -> dict:
+    answer = teacher.control(index, **options)
     assert answer["ok"], answer
-    teacher._adopt_state(answer["state"])
     return answer["state"]
 
 
@@ -279,28 +270,26 @@ def test_class_room_spans_processes(server_processes):
     """Teacher on a, students on b and c: one search, its feed crosses the queue."""
     a, b, c = server_processes(3)
     code, token = open_class_room(a.url)
-    teacher = Follower(a.url)
-    members = [teacher]
+    teacher = Teacher.join(a.url, code, token)
+    members = [teacher.member]
     try:
-        joined = teacher.join(code, token)
-        assert joined["ok"] and joined["role"] == "teacher", joined
+        assert teacher.joined["role"] == "teacher", teacher.joined
         students = [Follower(url) for url in (b.url, b.url, c.url)]
         members += students
         for student in students:
             assert student.join(code)["role"] == "student"
         # presence: from b and c to the teacher on a
-        assert wait_until(lambda: {"students": 3} in teacher.got("presence"))
+        assert wait_until(lambda: {"students": 3} in teacher.member.got("presence"))
 
         # the teacher shows a demo and steps through it; every student follows it exactly
-        settings = teacher.call("settings", {**SETTINGS, "seq": 1})
-        gen = settings["state"]["gen"]
-        for seq, index in enumerate((1, 2, 3, 500), start=2):
-            assert control(teacher, seq, gen, index)["index"] == index
+        assert teacher.settings(SETTINGS)["ok"]
+        for index in (1, 2, 3, 500):
+            assert control(teacher, index)["index"] == index
             for student in students:
                 assert shows_truth(student, index), (index, student.position)
-        assert not teacher.got("state")  # not echoed to the sender
+        assert not teacher.member.got("state")  # not echoed to the sender
         # a seek far ahead: a snapshot reaches every process
-        control(teacher, 6, gen, 123_456)
+        control(teacher, 123_456)
         for student in students:
             assert shows_truth(student, 123_456)
 
@@ -311,11 +300,11 @@ def test_class_room_spans_processes(server_processes):
         assert shows_truth(late, 123_456, timeout=0)
 
         puzzle = {"rows": 5, "cols": 5, "closed": False, "start": [0, 0]}
-        assert teacher.call("puzzle", puzzle)["ok"]
+        assert teacher.member.call("puzzle", puzzle)["ok"]
         for student in [*students, late]:
             assert wait_until(lambda s=student: len(s.got("puzzle")) == 1)
 
-        assert teacher.call("close", {})["ok"]
+        assert teacher.member.call("close", {})["ok"]
         for member in members:
             assert wait_until(lambda m=member: m.got("ended") == [{"code": code}])
     finally:
@@ -329,19 +318,17 @@ def test_the_search_moves_to_another_process_when_its_owner_is_killed(server_pro
     other: within seconds the survivor runs it, from the same index, and none is lost."""
     owner, survivor = server_processes(2)
     code, token = open_class_room(owner.url)
-    teacher = Follower(owner.url)  # its first member's process takes the lease
+    teacher = Teacher.join(owner.url, code, token)  # its first member's process takes the lease
     students: list[Follower] = []
     try:
-        gen = None
-        assert teacher.join(code, token)["ok"]
-        gen = teacher.call("settings", {**SETTINGS, "seq": 1})["state"]["gen"]
+        assert teacher.settings(SETTINGS)["ok"]
         students = [Follower(survivor.url) for _ in range(20)]
         for student in students:
             assert student.join(code)["ok"]
-        control(teacher, 2, gen, 1_000)
+        control(teacher, 1_000)
         assert all(shows_truth(student, 1_000) for student in students)
         # play at 50 events a second, then kill the owner mid-demo
-        state = control(teacher, 3, gen, 1_000, playing=True, speed=50.0)
+        state = control(teacher, 1_000, playing=True, speed=50.0)
         assert wait_until(lambda: all(s.position.received > 1_100 for s in students), 10)
         owner.process.kill()  # SIGKILL: no goodbye, the lease just stops being renewed
         killed_at = time.perf_counter()
@@ -362,6 +349,6 @@ def test_the_search_moves_to_another_process_when_its_owner_is_killed(server_pro
         print(f"students moved again {resumed:.2f} s after the kill")
         assert all(s.sio.connected for s in students)
     finally:
-        for member in [teacher, *students]:
+        for member in [teacher.member, *students]:
             member.close()
     assert_clean(survivor)

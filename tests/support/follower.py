@@ -23,6 +23,18 @@ from server.engine.walker import Walker
 
 NAMESPACE = "/class"
 
+# The lesson's demos: the plain search in the articles' order from the top-left corner.
+SIX_BY_SIX = {
+    "rows": 6,
+    "cols": 6,
+    "start": [0, 0],
+    "algorithm": "seed",
+    "closed": False,
+    "pruning": False,
+}
+EIGHT_BY_EIGHT = {**SIX_BY_SIX, "rows": 8, "cols": 8}
+SIX_BY_SIX_EVENTS = 354_060  # to its first tour: 177,048 nodes and 177,012 backtracks
+
 
 class Gap(Exception):
     """A feed message starts after the last event held: a sync is needed."""
@@ -250,3 +262,56 @@ class Follower:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.sio.disconnect()
+
+
+class Teacher:
+    """A teacher's connection that numbers its controls as the teacher's page does.
+
+    ``seq`` starts from the ``control_seq`` its join returned; ``settings`` and
+    ``control`` answer the acknowledgement (the caller checks ``ok``) and adopt the
+    state it carries.
+    """
+
+    def __init__(self, member: Follower, joined: dict) -> None:
+        self.member = member
+        self.joined = joined
+        self.seq = joined["state"]["control_seq"]
+        self.gen = joined["state"]["gen"]
+
+    @classmethod
+    def join(cls, url: str, code: str, token: str, **options) -> Teacher:
+        member = Follower(url, **options)
+        ack = member.join(code, token)
+        if not ack.get("ok"):
+            member.close()
+            raise RuntimeError(f"the teacher could not join: {ack}")
+        return cls(member, ack)
+
+    def settings(self, settings: dict = SIX_BY_SIX) -> dict:
+        self.seq += 1
+        ack = self.member.call("settings", {**settings, "seq": self.seq})
+        if ack.get("ok"):
+            self.gen = ack["state"]["gen"]
+            self.member._adopt_state(ack["state"])
+        return ack
+
+    def control(self, index: int, playing: bool = False, speed: float | None = 10.0) -> dict:
+        self.seq += 1
+        payload = {"seq": self.seq, "gen": self.gen, "index": index}
+        ack = self.member.call("control", {**payload, "playing": playing, "speed": speed})
+        if ack.get("ok"):
+            self.member._adopt_state(ack["state"])
+        return ack
+
+    def wait_end(self, timeout: float = 120) -> dict:
+        """The room's state once its search has ended (RuntimeError if it does not)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ended = [s for s in self.member.got("state") if s["end"]]
+            if ended:
+                return ended[-1]
+            time.sleep(0.01)
+        raise RuntimeError("the demo never ended")
+
+    def close(self) -> None:
+        self.member.close()

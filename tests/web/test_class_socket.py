@@ -22,7 +22,7 @@ from server.engine.board import Board
 from server.engine.search import solve
 from server.serving import make_server
 from server.web.class_socket import hub
-from tests.support.follower import Follower, reference
+from tests.support.follower import SIX_BY_SIX, SIX_BY_SIX_EVENTS, Follower, Teacher, reference
 from tests.waiting import wait_until
 
 
@@ -83,46 +83,7 @@ def student_of(members, code: str, **kwargs):
     return student, ack
 
 
-SETTINGS = {
-    "rows": 6,
-    "cols": 6,
-    "start": [0, 0],
-    "algorithm": "seed",
-    "closed": False,
-    "pruning": False,
-}
-SIX_BY_SIX_EVENTS = 354_060  # the lesson's plain search on 6x6 from a corner, to its tour
-
-
-class Teacher:
-    """Numbers the controls as the teacher's page does (``seq``), from the join's state."""
-
-    def __init__(self, member: Follower, ack: dict) -> None:
-        self.member = member
-        self.seq = ack["state"]["control_seq"]
-        self.gen = ack["state"]["gen"]
-
-    def settings(self, settings: dict = SETTINGS) -> dict:
-        self.seq += 1
-        ack = self.member.call("settings", {**settings, "seq": self.seq})
-        if ack.get("ok"):
-            self.gen = ack["state"]["gen"]
-            self.member._adopt_state(ack["state"])
-        return ack
-
-    def control(self, index: int, playing: bool = False, speed: float | None = 10.0) -> dict:
-        self.seq += 1
-        payload = {
-            "seq": self.seq,
-            "gen": self.gen,
-            "index": index,
-            "playing": playing,
-            "speed": speed,
-        }
-        ack = self.member.call("control", payload)
-        if ack.get("ok"):
-            self.member._adopt_state(ack["state"])
-        return ack
+SETTINGS = SIX_BY_SIX
 
 
 def follows(member: Follower, index: int, settings: dict = SETTINGS, timeout: float = 10) -> None:
