@@ -54,7 +54,14 @@ from tests.scale.servers import (  # noqa: E402
     start_redis,
     start_servers,
 )
-from tests.support.follower import EIGHT_BY_EIGHT, SIX_BY_SIX, Follower, Teacher  # noqa: E402
+from tests.support.follower import (  # noqa: E402
+    EIGHT_BY_EIGHT,
+    SIX_BY_SIX,
+    Follower,
+    LeanFollower,
+    Reader,
+    Teacher,
+)
 
 SIX, EIGHT = SIX_BY_SIX, EIGHT_BY_EIGHT
 
@@ -72,14 +79,14 @@ JOIN_THREADS = 10
 
 
 # -- the students, in their own processes ------------------------------------------------------
-def _connect(urls: list[str], count: int, code: str) -> list[Follower]:
+def _connect(urls: list[str], count: int, code: str, reader: Reader) -> list[LeanFollower]:
     """``count`` joined followers spread over ``urls``, joined 10 at a time."""
-    followers: list[Follower | None] = [None] * count
+    followers: list[LeanFollower | None] = [None] * count
 
     def one(i: int) -> None:
         for attempt in range(3):
             try:
-                follower = Follower(urls[i % len(urls)])
+                follower = LeanFollower(urls[i % len(urls)], reader)
                 ack = follower.join(code)
                 if not ack.get("ok"):
                     raise RuntimeError(f"join refused: {ack}")
@@ -91,10 +98,8 @@ def _connect(urls: list[str], count: int, code: str) -> list[Follower]:
                 time.sleep(0.2)
 
     for first in range(0, count, JOIN_THREADS):
-        threads = [
-            threading.Thread(target=one, args=(i,))
-            for i in range(first, min(count, first + JOIN_THREADS))
-        ]
+        batch = range(first, min(count, first + JOIN_THREADS))
+        threads = [threading.Thread(target=one, args=(i,)) for i in batch]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -103,9 +108,12 @@ def _connect(urls: list[str], count: int, code: str) -> list[Follower]:
 
 
 def _student_process(urls, count, code, task, ready, go, results) -> None:
-    """A client process: ``count`` students that join, report, then do ``task``."""
+    """A client process: ``count`` students (one reader thread) that join, report, then
+    do ``task``."""
+    reader = Reader()
+    followers: list[LeanFollower] = []
     try:
-        followers = _connect(urls, count, code)
+        followers = _connect(urls, count, code, reader)
         ready.put(len(followers))
         go.wait(600)
         results.put(TASKS[task](followers))
@@ -114,11 +122,12 @@ def _student_process(urls, count, code, task, ready, go, results) -> None:
         results.put({"error": repr(err)})
     finally:
         time.sleep(0.2)
-        for follower in locals().get("followers", []):
+        for follower in followers:
             follower.close()
+        reader.stop()
 
 
-def _until_end(followers: list[Follower]) -> dict:
+def _until_end(followers: list[LeanFollower]) -> dict:
     """When each follower showed the demo's final position (monotonic times)."""
     done: dict[int, float] = {}
     deadline = time.monotonic() + 120
@@ -133,7 +142,7 @@ def _until_end(followers: list[Follower]) -> dict:
     return {"times": list(done.values()), "missing": len(followers) - len(done)}
 
 
-def _watch_indices(followers: list[Follower]) -> dict:
+def _watch_indices(followers: list[LeanFollower]) -> dict:
     """For ``steps``: when each follower first showed each (seq, index) of the teacher."""
     seen: dict[tuple[int, int], list[float]] = {}
     marks: list[set] = [set() for _ in followers]
@@ -154,7 +163,7 @@ def _watch_indices(followers: list[Follower]) -> dict:
     return {"seen": {f"{k[0]}:{k[1]}": v for k, v in seen.items()}}
 
 
-def _moving(followers: list[Follower]) -> dict:
+def _moving(followers: list[LeanFollower]) -> dict:
     """For ``failover``: when each follower received events beyond what it held at ``go``."""
     start = [f.position.received if f.position else 0 for f in followers]
     done: dict[int, float] = {}
@@ -167,7 +176,7 @@ def _moving(followers: list[Follower]) -> dict:
     return {"times": list(done.values()), "missing": len(followers) - len(done)}
 
 
-def _stay(followers: list[Follower]) -> dict:
+def _stay(followers: list[LeanFollower]) -> dict:
     return {"joined": len(followers)}
 
 

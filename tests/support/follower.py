@@ -12,6 +12,8 @@ Used by tests/web/test_class_socket.py, tests/scale/ and benchmarks/loadtest.py.
 from __future__ import annotations
 
 import contextlib
+import json
+import selectors
 import threading
 import time
 from dataclasses import dataclass
@@ -128,10 +130,14 @@ def reference(settings: dict, index: int) -> Standing:
     return Standing(walker.index, list(walker.path), walker.nodes, walker.backtracks)
 
 
-class Follower:
-    """One member on /class: records what it is sent and follows the demo."""
+class Following:
+    """What a member makes of what it is sent: the room's state and what it can show.
 
-    def __init__(self, url: str, *, lang: str = "en", transports=("websocket",)) -> None:
+    The transport (:class:`Follower`, :class:`LeanFollower`) calls ``_on_<event>`` for
+    every message; the reading methods are safe from any thread.
+    """
+
+    def __init__(self) -> None:
         self.lock = threading.Lock()
         self.messages: list[tuple[float, str, object]] = []
         self.state: dict | None = None
@@ -139,26 +145,20 @@ class Follower:
         self.position: Position | None = None
         self.gaps = 0
         self.snapshots = 0
-        self.sio = socketio.Client(reconnection=False)
-        for name in ("presence", "puzzle", "leaderboard", "error", "ended"):
-            self.sio.on(name, self._recorder(name), namespace=NAMESPACE)
-        self.sio.on("state", self._on_state, namespace=NAMESPACE)
-        self.sio.on("feed", self._on_feed, namespace=NAMESPACE)
-        self.sio.on("snapshot", self._on_snapshot, namespace=NAMESPACE)
-        self.sio.connect(
-            f"{url}?lang={lang}",
-            namespaces=[NAMESPACE],
-            transports=list(transports),
-            wait_timeout=10,
-        )
+
+    HANDLED = ("state", "feed", "snapshot")
+    RECORDED = ("presence", "puzzle", "leaderboard", "error", "ended")
+
+    def _on_event(self, name: str, data) -> None:
+        if name in self.HANDLED:
+            getattr(self, f"_on_{name}")(data)
+        elif name in self.RECORDED:
+            self._record(name, data)
 
     # -- input ---------------------------------------------------------------------------------
     def _record(self, name: str, data) -> None:
         with self.lock:
             self.messages.append((time.perf_counter(), name, data))
-
-    def _recorder(self, name: str):
-        return lambda data: self._record(name, data)
 
     def _adopt_state(self, state: dict | None) -> None:
         if state is None:
@@ -201,10 +201,10 @@ class Follower:
             except Gap:
                 self.gaps += 1
 
-    # -- output --------------------------------------------------------------------------------
-    def call(self, event: str, payload=None, timeout: float = 10):
-        return self.sio.call(event, payload, namespace=NAMESPACE, timeout=timeout)
+    def call(self, event: str, payload=None, timeout: float = 10):  # pragma: no cover
+        raise NotImplementedError
 
+    # -- output --------------------------------------------------------------------------------
     def join(self, code: str, token: str | None = None) -> dict:
         payload = {"code": code} if token is None else {"code": code, "token": token}
         ack = self.call("join", payload)
@@ -259,9 +259,119 @@ class Follower:
                 return None
             return position.standing(index)
 
+
+class Follower(Following):
+    """One member on /class over python-socketio (a thread per incoming message)."""
+
+    def __init__(self, url: str, *, lang: str = "en", transports=("websocket",)) -> None:
+        super().__init__()
+        self.sio = socketio.Client(reconnection=False)
+        for name in (*self.HANDLED, *self.RECORDED):
+            self.sio.on(name, lambda data, name=name: self._on_event(name, data), NAMESPACE)
+        self.sio.connect(
+            f"{url}?lang={lang}",
+            namespaces=[NAMESPACE],
+            transports=list(transports),
+            wait_timeout=10,
+        )
+
+    def call(self, event: str, payload=None, timeout: float = 10):
+        return self.sio.call(event, payload, namespace=NAMESPACE, timeout=timeout)
+
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.sio.disconnect()
+
+
+class LeanFollower(Following):
+    """One member on a bare websocket (Engine.IO 4 / Socket.IO 5 text packets), read by a
+    :class:`Reader` with many others: a student of the load test costs its client process
+    little, so the figures are the server's, not the test clients' (python-socketio's
+    client starts a thread for every message it gets)."""
+
+    def __init__(self, url: str, reader: Reader, *, lang: str = "en") -> None:
+        import websocket  # websocket-client, python-socketio's websocket transport
+
+        super().__init__()
+        self.ws = websocket.create_connection(
+            url.replace("http", "ws", 1) + f"/socket.io/?EIO=4&transport=websocket&lang={lang}",
+            timeout=30,
+            skip_utf8_validation=True,
+        )
+        if not self.ws.recv().startswith("0{"):
+            raise RuntimeError("no Engine.IO open packet")
+        self.prefix = f"{NAMESPACE},"
+        self.ws.send(f"40{self.prefix}")
+        if not self.ws.recv().startswith(f"40{self.prefix}"):
+            raise RuntimeError("the namespace refused the connection")
+        self.send_lock = threading.Lock()
+        self.waiting: dict[int, list] = {}  # ack id -> [event, answer]
+        self.next_id = 0
+        reader.add(self)
+
+    def frame(self, text: str) -> None:
+        """One frame from the server (the reader's thread)."""
+        if text == "2":  # the server's ping
+            with self.send_lock:
+                self.ws.send("3")
+            return
+        if not text.startswith("4") or not text[2:].startswith(self.prefix):
+            return
+        kind, body = text[1], text[2 + len(self.prefix) :]
+        digits = len(body) - len(body.lstrip("0123456789"))
+        data = json.loads(body[digits:])
+        if kind == "2":
+            self._on_event(data[0], data[1] if len(data) > 1 else None)
+        elif kind == "3":
+            waiter = self.waiting.pop(int(body[:digits]), None)
+            if waiter is not None:
+                waiter[1] = data[0]
+                waiter[0].set()
+
+    def call(self, event: str, payload=None, timeout: float = 10):
+        waiter = [threading.Event(), None]
+        with self.send_lock:
+            ack_id, self.next_id = self.next_id, self.next_id + 1
+            self.waiting[ack_id] = waiter
+            self.ws.send(f"42{self.prefix}{ack_id}" + json.dumps([event, payload]))
+        if not waiter[0].wait(timeout):
+            raise TimeoutError(f"no answer to {event}")
+        return waiter[1]
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.ws.close()
+
+
+class Reader:
+    """One thread that reads the frames of many :class:`LeanFollower` s as they arrive."""
+
+    def __init__(self) -> None:
+        self.selector = selectors.DefaultSelector()
+        self.lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+
+    def add(self, follower: LeanFollower) -> None:
+        with self.lock:
+            self.selector.register(follower.ws.sock, selectors.EVENT_READ, follower)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            with self.lock:
+                ready = self.selector.select(0.05)
+            for key, _ in ready:
+                follower = key.data
+                try:
+                    follower.frame(follower.ws.recv())
+                except Exception:  # closed: leave it
+                    with self.lock:
+                        self.selector.unregister(key.fileobj)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
 
 
 class Teacher:
@@ -272,7 +382,7 @@ class Teacher:
     state it carries.
     """
 
-    def __init__(self, member: Follower, joined: dict) -> None:
+    def __init__(self, member: Following, joined: dict) -> None:
         self.member = member
         self.joined = joined
         self.seq = joined["state"]["control_seq"]
