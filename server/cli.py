@@ -13,9 +13,11 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .config import BY_NAME
 from .engine.board import Board, BoardError, parse_dims
 
 EXIT_OK, EXIT_USAGE, EXIT_NO_TOUR, EXIT_BUDGET = 0, 2, 3, 4
+PORT = BY_NAME["PORT"]
 BOARD_PRINT_LIMIT = 10_000  # larger boards print a summary; use --json for the tour
 
 
@@ -245,10 +247,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     port = args.port
     if port is None:
-        env_port = os.environ.get("PORT", "5000")
-        if not env_port.isdigit():
-            raise UsageError(f"PORT must be a number, got {env_port!r}")
-        port = int(env_port)
+        try:
+            port = PORT.parse(os.environ.get("PORT") or PORT.default)
+        except ValueError as err:
+            raise UsageError(f"PORT: {err}") from None
     if port > 65535:
         raise UsageError(f"port must be at most 65535, got {port}")
     config = {}

@@ -1,39 +1,263 @@
-"""Configuration: embedded defaults, then the environment, then the caller's mapping.
+"""Every setting the app reads, in one place: its default, its type, what it means.
 
-The secret key comes from ``SECRET_KEY`` in the environment; when absent it is
-generated once and kept in ``instance/secret_key`` so sessions survive restarts.
+A setting comes from, in order: its default here, the environment (a variable of the
+same name), then the mapping passed to ``create_app`` (tests, ``serve --message-queue``).
+Each is parsed and checked once, at start: a bad value stops the app with one line
+saying which setting and why, never a failure per request.  ``docs/deploy.md``'s table
+of settings is generated from :data:`SETTINGS` (``python -m server.config``) and a test
+keeps the two equal; another fails when the code reads a key that is not listed here.
+
+The secret key comes from ``SECRET_KEY``; when absent it is generated once and kept in
+``instance/secret_key`` so sessions survive restarts.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-DEFAULTS = {
-    "DEBUG": False,
-    "MAX_CONTENT_LENGTH": 64 * 1024,  # every JSON body the app accepts is small
-    "SOCKETIO_MESSAGE_QUEUE": None,
-    "SOCKETIO_CORS_ALLOWED_ORIGINS": None,  # None = same origin only
-    "RATE_LIMIT_GAMES": "60/minute",  # new games per client address (server/web/ratelimit.py)
-    "RATE_LIMIT_STORAGE": None,  # None = the Redis message queue if any, else memory
-    "PROXY_FIX": 0,  # trusted reverse proxies in front (X-Forwarded-For/-Proto/-Host)
-    "PUBLIC_URL": None,  # where students' phones reach the app; None = the request's host
-}
 
-# Read from the environment when set (all strings; numeric ones are parsed where used).
-ENV_KEYS = (
-    "DATABASE_URL",
-    "SOCKETIO_MESSAGE_QUEUE",
-    "SOCKETIO_CORS_ALLOWED_ORIGINS",  # comma-separated origins
-    "SECRET_KEY",
-    "RATE_LIMIT_GAMES",
-    "RATE_LIMIT_CLASS_ROOMS",
-    "RATE_LIMIT_STORAGE",  # a limits storage URI: memory:// or redis://host:port/db
-    "PROXY_FIX",  # how many reverse proxies to trust (0: none, the default)
-    "CLASS_ROOM_TTL",  # seconds
-    "PUBLIC_URL",  # e.g. https://tour.school.example: the base of join links and QR codes
+class SettingError(ValueError):
+    """A setting's value is not one it takes (the message names the setting)."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: Any
+    parse: Callable[[Any], Any]  # a value from the environment (str) or a mapping -> the value
+    meaning: str  # one line, for docs/deploy.md
+    processes: str = ""  # what several processes need of it
+    shown_default: str | None = None  # when the default is computed at start
+
+
+# -- parsers: each takes a string (the environment) or a typed value (a mapping) -----------------
+def text(value) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise SettingError(f"expected text, got {value!r}")
+    return value
+
+
+def whole(low: int, high: int) -> Callable[[Any], int]:
+    def parse(value) -> int:
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value.strip())
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise SettingError(f"expected a whole number from {low:,} to {high:,}, got {value!r}")
+        return value
+
+    return parse
+
+
+def seconds(low: float, high: float) -> Callable[[Any], float]:
+    def parse(value) -> float:
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                raise SettingError(f"expected a number of seconds, got {value!r}") from None
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not low <= value <= high
+        ):
+            raise SettingError(f"expected seconds from {low:g} to {high:g}, got {value!r}")
+        return float(value)
+
+    return parse
+
+
+def rate(value) -> str:
+    """A limit in the limits library's syntax ("60/minute", "10 per hour"); "0" switches it off."""
+    from .web.ratelimit import parse_rate
+
+    parse_rate(value)  # SettingError-compatible ValueError with the reason
+    return value
+
+
+def storage(value) -> str | None:
+    from .web.ratelimit import check_storage_uri
+
+    value = text(value)
+    if value is not None:
+        check_storage_uri(value)
+    return value
+
+
+def origins(value) -> list[str] | None:
+    """Comma-separated origins (or a list); a wildcard is refused."""
+    if value is None or value == "":
+        return None
+    listed = [o.strip() for o in value.split(",")] if isinstance(value, str) else list(value)
+    listed = [o for o in listed if o]
+    if "*" in listed:
+        raise SettingError("must list origins, not '*'")
+    return listed or None
+
+
+def public_url(value) -> str | None:
+    from .serving import check_public_url
+
+    value = text(value)
+    return check_public_url(value) if value else None
+
+
+def flag(value) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in (
+        "1",
+        "true",
+        "yes",
+        "on",
+        "0",
+        "false",
+        "no",
+        "off",
+        "",
+    ):
+        return value.lower() in ("1", "true", "yes", "on")
+    raise SettingError(f"expected true or false, got {value!r}")
+
+
+SAME = "the same in every process"
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "SECRET_KEY",
+        None,
+        text,
+        "signs cookies",
+        "**required, the same in every process**: without it each process makes its own "
+        "in its instance folder, and a cookie from one is worthless on another",
+        shown_default="generated once, kept in `instance/secret_key`",
+    ),
+    Setting(
+        "DATABASE_URL",
+        None,
+        text,
+        "SQLAlchemy URL of the database (SQLite or PostgreSQL); its schema changes only by "
+        "migrations: `knights-tour db upgrade`",
+        "**one database for all**: SQLite only when every process runs on one host; "
+        "otherwise PostgreSQL",
+        shown_default="SQLite in the instance folder",
+    ),
+    Setting(
+        "INSTANCE_PATH",
+        None,
+        text,
+        "the instance folder: the SQLite file and the generated secret key",
+        "one per process, or shared",
+        shown_default="`instance/` in the checkout",
+    ),
+    Setting(
+        "PORT",
+        5000,
+        whole(0, 65535),
+        "the port `knights-tour serve` listens on (0: a free one)",
+        "one per process",
+    ),
+    Setting(
+        "PUBLIC_URL",
+        None,
+        public_url,
+        "the address students' phones reach the app at, `http(s)://host[:port][/prefix]`: "
+        "class join links and QR codes are built on it (`serve --lan` sets the LAN address)",
+        SAME + ": the public address of the proxy",
+        shown_default="the host the teacher's browser used",
+    ),
+    Setting(
+        "SOCKETIO_MESSAGE_QUEUE",
+        None,
+        text,
+        "`redis://...`: Socket.IO rooms and broadcasts shared by several processes "
+        "(same as `serve --message-queue`)",
+        "**required**: rooms and broadcasts cross processes through it",
+    ),
+    Setting(
+        "SOCKETIO_CORS_ALLOWED_ORIGINS",
+        None,
+        origins,
+        "other origins whose pages may connect to Socket.IO, comma-separated ('*' is refused)",
+        SAME,
+        shown_default="same origin only",
+    ),
+    Setting(
+        "PROXY_FIX",
+        0,
+        whole(0, 10),
+        "how many reverse proxies to trust for `X-Forwarded-For`/`-Proto`/`-Host`",
+        "set it on every process behind the proxy (1 behind one nginx)",
+    ),
+    Setting(
+        "RATE_LIMIT_GAMES",
+        "60/minute",
+        rate,
+        "new games per client address (the limits library's syntax; `0` switches it off)",
+        "counted together, see `RATE_LIMIT_STORAGE`",
+    ),
+    Setting(
+        "RATE_LIMIT_CLASS_ROOMS",
+        "10/hour",
+        rate,
+        "class rooms opened per client address (`0` switches it off)",
+        "counted together, see `RATE_LIMIT_STORAGE`",
+    ),
+    Setting(
+        "RATE_LIMIT_STORAGE",
+        None,
+        storage,
+        "where those counts live: `memory://` or `redis://host:port/db`",
+        "with the Redis queue the processes share one count per client; `memory://` makes "
+        "each process count alone",
+        shown_default="the message queue's Redis, else memory",
+    ),
+    Setting(
+        "CLASS_ROOM_TTL",
+        7200.0,
+        seconds(60, 7 * 24 * 3600),
+        "seconds a class room lives without any activity",
+        SAME,
+    ),
+    Setting(
+        "CLASS_PRESENCE_TIMEOUT",
+        60.0,
+        seconds(5, 3600),
+        "seconds without a heartbeat after which a student is no longer counted",
+        SAME,
+    ),
+    Setting(
+        "CLASS_HEARTBEAT",
+        20.0,
+        seconds(2, 600),
+        "seconds between the heartbeats class pages are told to send",
+        SAME,
+    ),
+    Setting(
+        "CLASS_MAX_MEMBERS",
+        1000,
+        whole(1, 100_000),
+        "class members (students and teachers) one process serves at most",
+        "per process: a whole class behind one NAT address is one process's",
+    ),
+    Setting(
+        "MAX_CONTENT_LENGTH",
+        64 * 1024,
+        whole(1024, 16 * 1024 * 1024),
+        "the largest HTTP request body accepted, in bytes (every JSON body is small)",
+        SAME,
+    ),
+    Setting("DEBUG", False, flag, "Flask's debug mode: never on a server others can reach"),
 )
+BY_NAME = {setting.name: setting for setting in SETTINGS}
+# Keys the app sets or reads that belong to Flask and its extensions, not to operators.
+LIBRARY_KEYS = frozenset({"TESTING", "SQLALCHEMY_DATABASE_URI", "SERVER_NAME"})
 
 
 def load_secret_key(instance_path: Path) -> str:
@@ -48,36 +272,42 @@ def load_secret_key(instance_path: Path) -> str:
     return key
 
 
-def build_config(instance_path: Path, overrides: dict | None) -> dict:
-    config = dict(DEFAULTS)
-    config["DATABASE_URL"] = f"sqlite:///{instance_path / 'knights_tour.sqlite3'}"
-    for key in ENV_KEYS:
-        if os.environ.get(key):
-            config[key] = os.environ[key]
-    config.update(overrides or {})
-    check(config)  # a bad value fails at start, not per request
-    if not config.get("SECRET_KEY"):
+def build_config(instance_path: Path, overrides: Mapping | None, environ=os.environ) -> dict:
+    """Defaults, then the environment, then ``overrides``; each value parsed and checked.
+
+    SettingError (a ValueError) names the first bad setting.
+    """
+    raw = {setting.name: setting.default for setting in SETTINGS}
+    raw["DATABASE_URL"] = f"sqlite:///{instance_path / 'knights_tour.sqlite3'}"
+    raw["INSTANCE_PATH"] = str(instance_path)
+    for setting in SETTINGS:
+        if environ.get(setting.name):
+            raw[setting.name] = environ[setting.name]
+    raw.update(overrides or {})
+    config = dict(raw)
+    for setting in SETTINGS:
+        try:
+            config[setting.name] = setting.parse(raw[setting.name])
+        except ValueError as err:
+            raise SettingError(f"{setting.name}: {err}") from None
+    if not config["SECRET_KEY"]:
         config["SECRET_KEY"] = load_secret_key(instance_path)
     return config
 
 
-def check(config: dict) -> None:
-    """Parse the values read per request once, at start: ValueError with a one-line reason."""
-    from .web.ratelimit import check_storage_uri, parse_rate, storage_uri
+def settings_table() -> str:
+    """docs/deploy.md's table of settings, in Markdown."""
+    lines = ["| setting | default | what | several processes |", "|---|---|---|---|"]
+    for s in SETTINGS:
+        if s.shown_default is not None:
+            default = s.shown_default
+        elif s.default is None:
+            default = "unset"
+        else:
+            default = f"`{s.default}`"
+        lines.append(f"| `{s.name}` | {default} | {s.meaning} | {s.processes} |")
+    return "\n".join(lines)
 
-    for key in ("RATE_LIMIT_GAMES", "RATE_LIMIT_CLASS_ROOMS"):
-        try:
-            parse_rate(config.get(key))
-        except ValueError as err:
-            raise ValueError(f"{key}: {err}") from None
-    check_storage_uri(storage_uri(config))
-    proxies = config.get("PROXY_FIX") or 0
-    if isinstance(proxies, str) and proxies.strip().isdigit():
-        proxies = int(proxies)
-    if isinstance(proxies, bool) or not isinstance(proxies, int) or not 0 <= proxies <= 10:
-        raise ValueError(f"PROXY_FIX must be a number of proxies from 0 to 10, got {proxies!r}")
-    config["PROXY_FIX"] = proxies
-    if config.get("PUBLIC_URL"):
-        from .serving import check_public_url
 
-        config["PUBLIC_URL"] = check_public_url(config["PUBLIC_URL"])
+if __name__ == "__main__":  # python -m server.config: the table for docs/deploy.md
+    sys.stdout.write(settings_table() + "\n")

@@ -18,21 +18,6 @@ socketio = SocketIO()
 MAX_MESSAGE_BYTES = 16 * 1024  # every client message of the watch protocol is tiny
 
 
-def cors_origins(value):
-    """Config value -> python-socketio's ``cors_allowed_origins``; None = same origin only.
-
-    Accepts a list or a comma-separated string.  A wildcard is refused: the watch stream
-    costs CPU, and any page on the web could otherwise start runs from a visitor's browser.
-    """
-    if value is None:
-        return None
-    origins = [o.strip() for o in value.split(",")] if isinstance(value, str) else list(value)
-    origins = [o for o in origins if o]
-    if "*" in origins:
-        raise ValueError("SOCKETIO_CORS_ALLOWED_ORIGINS must list origins, not '*'")
-    return origins or None
-
-
 def init_socketio(app: Flask, namespaces: list[Namespace], installs: list[Callable]) -> None:
     """Bind ``socketio`` to ``app``, adapt its server (``installs``), register ``namespaces``.
 
@@ -44,8 +29,8 @@ def init_socketio(app: Flask, namespaces: list[Namespace], installs: list[Callab
     socketio.init_app(
         app,
         async_mode="threading",
-        message_queue=app.config.get("SOCKETIO_MESSAGE_QUEUE") or None,
-        cors_allowed_origins=cors_origins(app.config.get("SOCKETIO_CORS_ALLOWED_ORIGINS")),
+        message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
+        cors_allowed_origins=app.config["SOCKETIO_CORS_ALLOWED_ORIGINS"],  # None: same origin
         max_http_buffer_size=MAX_MESSAGE_BYTES,
     )
     for install in installs:  # guards and speed-ups on the python-socketio server

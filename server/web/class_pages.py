@@ -28,17 +28,15 @@ from .ratelimit import RateLimited, limit
 
 bp = Blueprint("classroom", __name__, url_prefix="/class")
 
-RATE_LIMIT = "RATE_LIMIT_CLASS_ROOMS"
-DEFAULT_RATE = "10/hour"  # rooms opened per client address
+RATE_LIMIT = "RATE_LIMIT_CLASS_ROOMS"  # rooms opened per client address
 
 
 def register(app: Flask) -> None:
-    app.config.setdefault(RATE_LIMIT, DEFAULT_RATE)
     app.register_blueprint(bp)
 
 
 def _ttl() -> float:
-    return float(current_app.config.get("CLASS_ROOM_TTL", service.DEFAULT_TTL))
+    return current_app.config["CLASS_ROOM_TTL"]
 
 
 def _join_url(code: str) -> str:

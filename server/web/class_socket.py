@@ -48,10 +48,10 @@ def init_app(app: Flask) -> None:
         emit=emit,
         start_task=sio.start_background_task,
         in_context=in_context,
-        ttl=float(config.get("CLASS_ROOM_TTL", service.DEFAULT_TTL)),
-        presence_timeout=float(config.get("CLASS_PRESENCE_TIMEOUT", service.PRESENCE_TIMEOUT)),
-        heartbeat=float(config.get("CLASS_HEARTBEAT", service.HEARTBEAT_SECONDS)),
-        max_members=int(config.get("CLASS_MAX_MEMBERS", 1000)),
+        ttl=config["CLASS_ROOM_TTL"],
+        presence_timeout=config["CLASS_PRESENCE_TIMEOUT"],
+        heartbeat=config["CLASS_HEARTBEAT"],
+        max_members=config["CLASS_MAX_MEMBERS"],
     )
 
 

@@ -23,10 +23,10 @@ from benchmarks.bench_stream import (
     stream_run,
 )
 from server.app import create_app
+from server.config import origins as cors_origins
 from server.engine.board import Board
 from server.engine.search import PRUNINGS, search_events, solve
 from server.engine.theory import verify
-from server.extensions import cors_origins
 from server.serving import make_server
 from server.stream.encode import DecodedBacktrack, DecodedMove, decode
 from server.web.watch_socket import registry
