@@ -407,7 +407,9 @@ async function refreshTheory() {
   const setup = readSetup();
   els.customSize.hidden = setup.size !== "custom";
   const chips = [...els.setup.querySelectorAll(".chip")];
-  const validCustom = [setup.rows, setup.cols].every((n) => Number.isInteger(n) && n >= 3 && n <= 20);
+  const validCustom = [setup.rows, setup.cols].every(
+    (n) => Number.isInteger(n) && n >= 3 && n <= 20,
+  );
   await Promise.all(
     chips.map(async (chip) => {
       const preset = chip.dataset.preset;

@@ -247,7 +247,10 @@ export class ShowMe {
       starting = this.connection.start(params, handlers, { window: 2000 });
       run = await withTimeout(starting, CONNECT_MS, t("ui.showme.offline"));
     } catch (err) {
-      starting?.then((late) => late.stop(), () => {}); // acknowledged after we gave up
+      starting?.then(
+        (late) => late.stop(),
+        () => {},
+      ); // acknowledged after we gave up
       if (generation === this.generation) this._fail(err);
       return;
     }

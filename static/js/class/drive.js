@@ -24,7 +24,8 @@ export class ClassTransport {
     const here = () => this.follower.target();
     bindActions({
       play: () => this.move(here(), !this.playing),
-      step: () => this.move(Math.min(here() + 1, this.follower.state?.end?.total ?? Infinity), false),
+      step: () =>
+        this.move(Math.min(here() + 1, this.follower.state?.end?.total ?? Infinity), false),
       back: () => this.move(Math.max(0, here() - 1), false),
       end: () => this.move(here(), true, null),
     });
@@ -76,7 +77,15 @@ export class ClassTransport {
     const target = shown ? follower.target() : 0;
     const { last, playing } = this;
     const atEnd = follower.atEnd;
-    const key = [shown, target, last, playing, atEnd, follower.clock?.speed, this.controls.pending].join();
+    const key = [
+      shown,
+      target,
+      last,
+      playing,
+      atEnd,
+      follower.clock?.speed,
+      this.controls.pending,
+    ].join();
     if (key === this.shown) return;
     this.shown = key;
     const button = (action) => $(`[data-action="${action}"]`);
@@ -100,7 +109,8 @@ export class ClassTransport {
    */
   _pauseAtEnd() {
     const { follower, controls } = this;
-    if (!follower.clock?.playing || controls.pending > 0 || controls.seq === this.pausedAtSeq) return;
+    if (!follower.clock?.playing || controls.pending > 0 || controls.seq === this.pausedAtSeq)
+      return;
     this.move(follower.state.end.total, false);
     this.pausedAtSeq = controls.seq;
   }

@@ -44,7 +44,8 @@ export class RoomFollower {
   /** A newer state replaces the one held (a new generation drops what was held). */
   adoptState(next) {
     const old = this.state;
-    if (!next || (old && (next.gen < old.gen || (next.gen === old.gen && next.seq <= old.seq)))) return false;
+    if (!next || (old && (next.gen < old.gen || (next.gen === old.gen && next.seq <= old.seq))))
+      return false;
     this.state = next;
     this.stateAt = this.now();
     const intent = this.intent;
@@ -85,10 +86,16 @@ export class RoomFollower {
     if (player) {
       const reaches = at <= target && target <= at + count;
       const near = Math.min(Math.max(target, player.historyStart), player.received);
-      if (!reaches && (player.holds(target) || Math.abs(target - index) >= Math.abs(target - near))) return false;
+      if (!reaches && (player.holds(target) || Math.abs(target - index) >= Math.abs(target - near)))
+        return false;
     }
     const { rows, cols } = state.settings;
-    this.player = Player.fromSnapshot(snapshot, { rows, cols, counts: this._countsOnward(), historyInts: HISTORY_INTS });
+    this.player = Player.fromSnapshot(snapshot, {
+      rows,
+      cols,
+      counts: this._countsOnward(),
+      historyInts: HISTORY_INTS,
+    });
     const columns = new DepthColumns();
     columns.reset(rows * cols);
     columns.load(snapshot.chart);
@@ -173,7 +180,12 @@ export class RoomFollower {
       let want = Math.min(Math.max(target, player.historyStart), player.received);
       const clock = this.clock;
       // Playing, a few events ahead of the clock (a late answer) is not worth a step back.
-      if (clock.playing && clock.speed && want < player.pos && player.pos - want <= Math.max(2, clock.speed / 4)) {
+      if (
+        clock.playing &&
+        clock.speed &&
+        want < player.pos &&
+        player.pos - want <= Math.max(2, clock.speed / 4)
+      ) {
         want = player.pos;
       }
       moved = player.seek(want) !== 0;
@@ -191,8 +203,16 @@ export class RoomFollower {
       this.missingSince = now;
     }
     const stuck =
-      this.missingSince !== null && now - this.missingSince >= SYNC_AFTER_MS && now - this.progressAt >= SYNC_AFTER_MS;
-    if (!(stuck || this.holeSeen) || !this.connected || this.syncing || now - this.syncedAt < SYNC_EVERY_MS) return;
+      this.missingSince !== null &&
+      now - this.missingSince >= SYNC_AFTER_MS &&
+      now - this.progressAt >= SYNC_AFTER_MS;
+    if (
+      !(stuck || this.holeSeen) ||
+      !this.connected ||
+      this.syncing ||
+      now - this.syncedAt < SYNC_EVERY_MS
+    )
+      return;
     this.syncing = true;
     this.syncedAt = now;
     this.holeSeen = false;

@@ -31,7 +31,12 @@ export class Handout {
       return;
     }
     this._problem("");
-    const ack = await this.call("puzzle", { rows, cols, closed: data.get("tour") === "closed", start });
+    const ack = await this.call("puzzle", {
+      rows,
+      cols,
+      closed: data.get("tour") === "closed",
+      start,
+    });
     if (!ack.ok) {
       this._problem(ack.error?.message);
       return;

@@ -33,8 +33,12 @@ export class PuzzlePlay {
       this.begin();
     });
     this.board.onSquare = (row, col) => this.move(row, col);
-    root.querySelector("#c-undo").addEventListener("click", () => this.act(() => api.undo(this.game, 1)));
-    root.querySelector("#c-restart").addEventListener("click", () => this.act(() => api.restart(this.game)));
+    root
+      .querySelector("#c-undo")
+      .addEventListener("click", () => this.act(() => api.undo(this.game, 1)));
+    root
+      .querySelector("#c-restart")
+      .addEventListener("click", () => this.act(() => api.restart(this.game)));
   }
 
   _key(puzzle = this.puzzle) {

@@ -19,7 +19,15 @@ export class ClassRoom {
     this.heartbeatTimer = 0;
     this.connection = new WatchConnection({ url: "/class" });
     const socket = this.connection.socket;
-    for (const name of ["state", "feed", "snapshot", "presence", "puzzle", "leaderboard", "ended"]) {
+    for (const name of [
+      "state",
+      "feed",
+      "snapshot",
+      "presence",
+      "puzzle",
+      "leaderboard",
+      "ended",
+    ]) {
       socket.on(name, (msg) => this.handlers[name]?.(msg));
     }
     this.connection.onError = (err) => this.handlers.error?.(err);

@@ -85,15 +85,18 @@ export class Stage {
   _showProgress(now, phase) {
     const { root, text, bar } = this.progress;
     const follower = this.follower;
-    const waited = follower.missingSince !== null && now - follower.missingSince >= PROGRESS_AFTER_MS;
+    const waited =
+      follower.missingSince !== null && now - follower.missingSince >= PROGRESS_AFTER_MS;
     const show = this.drawing && (phase === "to-the-end" || (phase === "catching-up" && waited));
     root.hidden = !show;
     if (!show) return;
     const target = follower.target(now);
     const computed = follower.computed;
     let words;
-    if (phase === "to-the-end") words = t("class.ui.progress.to-the-end", { n: formatNumber(computed) });
-    else if (computed < target) words = t("class.ui.progress.computing", { n: formatNumber(computed) });
+    if (phase === "to-the-end")
+      words = t("class.ui.progress.to-the-end", { n: formatNumber(computed) });
+    else if (computed < target)
+      words = t("class.ui.progress.computing", { n: formatNumber(computed) });
     else words = t("class.ui.catching-up");
     if (text.textContent !== words) text.textContent = words;
     if (phase === "catching-up" && target > 0) bar.value = Math.min(1, computed / target);

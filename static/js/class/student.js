@@ -61,7 +61,9 @@ function showFollow(phase) {
   else {
     const speed = follower.clock.speed;
     const doing =
-      phase === "playing" ? t("class.ui.follow.playing", { speed: formatNumber(speed) }) : t(FOLLOW_WORDS[phase]);
+      phase === "playing"
+        ? t("class.ui.follow.playing", { speed: formatNumber(speed) })
+        : t(FOLLOW_WORDS[phase]);
     const algo = t(`watch.ui.algo.${state.settings.algorithm}`);
     text = `${algo} · ${state.settings.rows}×${state.settings.cols} · ${doing}`;
   }
@@ -108,11 +110,14 @@ function showPuzzle(next) {
     return;
   }
   const [row, col] = next.start;
-  $("#c-puzzle-text").textContent = t(next.closed ? "class.ui.puzzle.closed" : "class.ui.puzzle.open", {
-    rows: next.rows,
-    cols: next.cols,
-    square: squareName(row, col, next.rows),
-  });
+  $("#c-puzzle-text").textContent = t(
+    next.closed ? "class.ui.puzzle.closed" : "class.ui.puzzle.open",
+    {
+      rows: next.rows,
+      cols: next.cols,
+      square: squareName(row, col, next.rows),
+    },
+  );
   if (fresh) {
     play.setPuzzle(next);
     $("#c-puzzle-dot").hidden = page.dataset.view === "puzzle";
@@ -161,7 +166,8 @@ async function boot() {
     },
   });
   page.dataset.ready = "true";
-  if (new URLSearchParams(location.search).has("test")) window.classPage = { lane, room, play, follower };
+  if (new URLSearchParams(location.search).has("test"))
+    window.classPage = { lane, room, play, follower };
   requestAnimationFrame(frame);
 }
 

@@ -33,7 +33,11 @@ let joinedOnce = false;
 let starting = false;
 const call = (event, payload) => room.call(event, payload);
 const follower = new RoomFollower({ sync: (payload) => call("sync", payload) });
-const controls = new TeacherControls({ call, follower, onRefused: (error) => showError(error?.message) });
+const controls = new TeacherControls({
+  call,
+  follower,
+  onRefused: (error) => showError(error?.message),
+});
 const stage = new Stage({
   page,
   lane,
@@ -157,7 +161,8 @@ function showStudents(n) {
 // ---------------------------------------------------------------- every frame
 function frame(now) {
   const phase = stage.frame(now);
-  if (page.dataset.phase !== "setup") page.dataset.phase = phase === "ended" ? "finished" : "running";
+  if (page.dataset.phase !== "setup")
+    page.dataset.phase = phase === "ended" ? "finished" : "running";
   transport.update(phase);
   requestAnimationFrame(frame);
 }
@@ -239,7 +244,8 @@ async function boot() {
     },
   });
   page.dataset.ready = "true";
-  if (new URLSearchParams(location.search).has("test")) window.classPage = { lane, room, follower, controls };
+  if (new URLSearchParams(location.search).has("test"))
+    window.classPage = { lane, room, follower, controls };
   requestAnimationFrame(frame);
 }
 

@@ -104,7 +104,8 @@ export class Lane {
     this.player.onFrontier = (n) => this.run?.consumed(n);
     const chart = this.chart;
     this.player.onNewEvent = (depth) => chart.push(depth);
-    for (const [kind, msg] of this.early || []) (kind === "done" ? this._onDone(msg) : this._onBatch(msg));
+    for (const [kind, msg] of this.early || [])
+      kind === "done" ? this._onDone(msg) : this._onBatch(msg);
     this.early = null;
     this._setStatus("running");
     this._say(t("watch.ui.narr.ready", { square: this.name(ack.start) }));
@@ -118,7 +119,11 @@ export class Lane {
    */
   show(settings, player, columns) {
     const shown = this.settings;
-    const same = shown && shown.rows === settings.rows && shown.cols === settings.cols && shown.start === settings.start;
+    const same =
+      shown &&
+      shown.rows === settings.rows &&
+      shown.cols === settings.cols &&
+      shown.start === settings.start;
     if (!same) this.preview(settings);
     this.detach();
     this.settings = settings;
@@ -241,7 +246,9 @@ export class Lane {
       return;
     }
     try {
-      this.player.push(decodeBatch(msg.events, { counts: this.player.counts, squares: this.player.squares }));
+      this.player.push(
+        decodeBatch(msg.events, { counts: this.player.counts, squares: this.player.squares }),
+      );
     } catch (err) {
       this._onError(err);
     }
@@ -275,7 +282,10 @@ export class Lane {
       square: this.name(this.settings.start),
     };
     if (done.status === "budget") {
-      return t(done.limit === "time" ? "watch.ui.narr.budget.time" : "watch.ui.narr.budget", params);
+      return t(
+        done.limit === "time" ? "watch.ui.narr.budget.time" : "watch.ui.narr.budget",
+        params,
+      );
     }
     return t(`watch.ui.narr.${done.status}`, params);
   }
@@ -289,12 +299,14 @@ export class Lane {
         this.root.dataset.runMs = (performance.now() - this.startedAt).toFixed(1);
       }
       this._setStatus(this.player.done.status);
-    }
-    else this._setStatus(playing ? "running" : "paused");
+    } else this._setStatus(playing ? "running" : "paused");
   }
 
   _setStatus(status) {
-    if (this.root.dataset.status === status && this.badge.dataset.i18n === `watch.ui.status.${status}`) {
+    if (
+      this.root.dataset.status === status &&
+      this.badge.dataset.i18n === `watch.ui.status.${status}`
+    ) {
       return;
     }
     this.root.dataset.status = status;

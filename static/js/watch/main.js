@@ -12,7 +12,14 @@ import { squareLabel } from "./decode.js";
 import { Lane } from "./lane.js";
 import { raceVerdict, startRace } from "./race.js";
 import { SIZE_LIMIT, followSize, readBoardForm, setRadio, syncPreset } from "./setup.js";
-import { MAX_SPEED_STEP, consume, speedLabel, speedToStep, stepToSpeed, windowFor } from "./speed.js";
+import {
+  MAX_SPEED_STEP,
+  consume,
+  speedLabel,
+  speedToStep,
+  stepToSpeed,
+  windowFor,
+} from "./speed.js";
 import { bindActions, showPlaying, showSeek } from "./transport.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -40,7 +47,11 @@ let starting = false;
 // ---------------------------------------------------------------- settings
 function readForm() {
   const data = new FormData(form);
-  return { ...readBoardForm(form, settings), algorithmB: data.get("algorithm_b"), race: data.get("race") === "on" };
+  return {
+    ...readBoardForm(form, settings),
+    algorithmB: data.get("algorithm_b"),
+    race: data.get("race") === "on",
+  };
 }
 
 /** Apply ?rows=&cols=&start=r,c&algorithm=&b=&closed=1&pruning=1&speed=&go=1 to the form. */
@@ -67,7 +78,8 @@ function applyQuery() {
   const start = (q.get("start") || "").split(",").map(Number);
   if (start.length === 2 && start.every(Number.isInteger)) {
     const [r, c] = start;
-    if (r >= 0 && r < settings.rows && c >= 0 && c < settings.cols) settings.start = r * settings.cols + c;
+    if (r >= 0 && r < settings.rows && c >= 0 && c < settings.cols)
+      settings.start = r * settings.cols + c;
   }
   return q.get("go") === "1";
 }
@@ -124,7 +136,8 @@ async function startRuns() {
     playing = true;
     carry = 0;
     const top = lanes[0].root.getBoundingClientRect().top;
-    if (top < 0 || top > innerHeight * 0.6) lanes[0].root.scrollIntoView({ block: "start", behavior: "smooth" });
+    if (top < 0 || top > innerHeight * 0.6)
+      lanes[0].root.scrollIntoView({ block: "start", behavior: "smooth" });
   } catch (err) {
     page.dataset.phase = "setup";
     formError.textContent = err?.message || String(err);
@@ -301,8 +314,11 @@ form.addEventListener("submit", (event) => {
 form.addEventListener("change", (event) => {
   followSize(form, event.target);
   $("#w-race-with").hidden = !form.elements.race.checked;
-  const construct = form.elements.algorithm.value === "construct" || form.elements.race.checked && form.elements.algorithm_b.value === "construct";
-  for (const input of [form.elements.rows, form.elements.cols]) input.max = construct ? SIZE_LIMIT.construct : SIZE_LIMIT.search;
+  const construct =
+    form.elements.algorithm.value === "construct" ||
+    (form.elements.race.checked && form.elements.algorithm_b.value === "construct");
+  for (const input of [form.elements.rows, form.elements.cols])
+    input.max = construct ? SIZE_LIMIT.construct : SIZE_LIMIT.search;
   preview();
 });
 
@@ -355,7 +371,12 @@ async function boot() {
   showSpeed();
   connection = openConnection();
   page.dataset.ready = "true";
-  window.watchPage = { lanes, get connection() { return connection; } }; // for the console and tests
+  window.watchPage = {
+    lanes,
+    get connection() {
+      return connection;
+    },
+  }; // for the console and tests
   requestAnimationFrame(frame);
   if (go) startRuns();
 }

@@ -8,7 +8,9 @@ import { formatNumber, t } from "../i18n.js";
 export async function startRace(connection, lanes, settings, window) {
   const algorithms = [settings.algorithm, settings.algorithmB];
   const runs = await Promise.allSettled(
-    lanes.map((lane, i) => lane.start(connection, { ...settings, algorithm: algorithms[i] }, window)),
+    lanes.map((lane, i) =>
+      lane.start(connection, { ...settings, algorithm: algorithms[i] }, window),
+    ),
   );
   const failed = runs.find((r) => r.status === "rejected");
   if (failed) {

@@ -27,7 +27,8 @@ export function readBoardForm(form, previous) {
 }
 
 export function setRadio(root, name, value) {
-  for (const input of root.querySelectorAll(`input[name="${name}"]`)) input.checked = input.value === value;
+  for (const input of root.querySelectorAll(`input[name="${name}"]`))
+    input.checked = input.value === value;
 }
 
 /** Check the size preset that matches the rows and cols fields (or none). */

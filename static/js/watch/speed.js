@@ -17,7 +17,10 @@ export function stepToSpeed(step) {
 /** Events per second -> slider step; no speed (null, 0) is the last step. */
 export function speedToStep(speed) {
   if (!speed) return MAX_SPEED_STEP;
-  return Math.max(0, Math.min(MAX_SPEED_STEP - 1, Math.round((Math.log10(speed) * (MAX_SPEED_STEP - 1)) / 4)));
+  return Math.max(
+    0,
+    Math.min(MAX_SPEED_STEP - 1, Math.round((Math.log10(speed) * (MAX_SPEED_STEP - 1)) / 4)),
+  );
 }
 
 /** Credit to keep in flight: about two seconds of playback, within the protocol's bounds. */

@@ -10,7 +10,13 @@ export function bindActions(actions) {
   }
 
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (
+      event.target.closest("input, select, textarea") ||
+      event.altKey ||
+      event.ctrlKey ||
+      event.metaKey
+    )
+      return;
     const key = { " ": "play", ArrowRight: "step", ArrowLeft: "back", End: "end" }[event.key];
     if (!key || document.querySelector(`[data-action="${key}"]`).disabled) return;
     event.preventDefault();
