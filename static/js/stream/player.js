@@ -9,7 +9,7 @@
 // event 0, and takes the room's feed by global index (`append`).
 // No DOM here: the Play page's "show me" can reuse it.
 
-import { ProtocolError, decodeBatch, dropEvents } from "./decode.js";
+import { decodeBatch, dropEvents, ProtocolError } from "./decode.js";
 
 export const DEFAULT_HISTORY_INTS = 4_000_000; // ~16 MB of Int32: millions of events
 
