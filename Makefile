@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.installed-stamp
 BIOME := node_modules/.bin/biome
 
-.PHONY: run class test test-js lint format bench clean browser redis postgres loadtest node
+.PHONY: run class test test-js lint format bench clean browser redis postgres loadtest node screens
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -70,6 +70,11 @@ postgres:
 
 test: $(STAMP) lint test-js browser redis postgres
 	$(BIN)/python -m pytest
+
+# Every page at a phone's and a desktop's size, under test-artifacts/screens/: to compare by
+# eye before and after a change to the browser code (SCREENS_DIR=... for another folder).
+screens: $(STAMP) browser
+	SCREENS=1 $(BIN)/python -m pytest tests/browser/test_screens.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py

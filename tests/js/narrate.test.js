@@ -3,9 +3,9 @@ import { test } from "node:test";
 import { useCatalogue } from "../../static/js/core/i18n.js";
 import { decodeBatch } from "../../static/js/stream/decode.js";
 import { lastEventView } from "../../static/js/stream/last-event.js";
+import { narrateDone, narrateEvent } from "../../static/js/stream/narrate.js";
 import { Player } from "../../static/js/stream/player.js";
 import { JAVA, PYTHON } from "../../static/js/watch/code-listings.js";
-import { narrateDone, narrateEvent } from "../../static/js/watch/narrate.js";
 import { speedLabel, speedToStep, stepToSpeed, windowFor } from "../../static/js/watch/speed.js";
 
 const WORDS = {

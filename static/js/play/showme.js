@@ -15,7 +15,7 @@ import { MAX_WINDOW, WatchConnection } from "../stream/connection.js";
 import { RunFeed } from "../stream/feed.js";
 import { lastEventView } from "../stream/last-event.js";
 import { loadSocketIo } from "../stream/load-socketio.js";
-import { narrateEvent } from "../watch/narrate.js";
+import { narrateEvent } from "../stream/narrate.js";
 
 export const NODE_BUDGET = 200_000; // a few seconds of search at most: a hint, not a study
 export const TIME_LIMIT = 15; // seconds of search (paused time excluded by the server)

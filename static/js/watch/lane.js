@@ -8,7 +8,7 @@ import { t } from "../core/i18n.js";
 import { nameOf } from "../core/squares.js";
 import { RunFeed } from "../stream/feed.js";
 import { lastEventView } from "../stream/last-event.js";
-import { narrateDone, narrateEvent } from "./narrate.js";
+import { narrateDone, narrateEvent } from "../stream/narrate.js";
 import { runParams } from "./setup.js";
 import { DepthChart, Stats } from "./stats.js";
 

@@ -2,16 +2,9 @@
 // encoded as the watch protocol encodes it (docs/protocol.md): a move is sq, k, c1..ck
 // (with n1..nk when `counts`), a backtrack is -1 - sq. Independent of static/js.
 
-const JUMPS = [
-  [-2, 1],
-  [-1, 2],
-  [1, 2],
-  [2, 1],
-  [2, -1],
-  [1, -2],
-  [-1, -2],
-  [-2, -1],
-];
+// Its own move order, on purpose not the app's: [dRow, dCol] pairs.
+// biome-ignore format: one line reads as a table
+const JUMPS = [[-2, 1], [-1, 2], [1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1]];
 
 /** The first `limit` events of the search from `start` on a rows x cols board. */
 export function searchEvents(rows, cols, start, limit, { counts = false } = {}) {
