@@ -36,16 +36,20 @@ test("a path numbers its squares; the knight stands on its last", () => {
   assert.equal(setPath(state, [0, 7, 4]), false); // nothing changed
 });
 
-test("the last move is known when the path grew by one, else not", () => {
+test("the last move is known when the path changed by one move, on or back, else not", () => {
   const state = createState(5, 5);
   setPath(state, [0, 7]);
   setPath(state, [0, 7, 4]);
   assert.deepEqual(state.lastMove, [7, 4]);
+  setPath(state, [0, 7]);
+  assert.deepEqual(state.lastMove, [4, 7]); // one move undone
   setPath(state, [0]);
-  assert.equal(state.lastMove, null);
   setPath(state, [0, 11, 22]);
-  assert.equal(state.lastMove, null);
+  assert.equal(state.lastMove, null); // two moves at once: the knight jumps there
   assert.equal(state.order[7], 0); // squares that left the path are off it
+  state.start = 0;
+  setPath(state, [0, 11, 22], 3, { returned: true });
+  assert.deepEqual(state.lastMove, [22, 0]); // the closing jump back onto the start
 });
 
 test("a Play game on the board: legal moves, the closing return, hint and warning", () => {

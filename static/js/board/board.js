@@ -19,7 +19,6 @@ export class Board {
     root.setAttribute("role", input ? "grid" : "img");
     this.render = new BoardRender(root, { kind, labelled: input, pieces, heat });
     this.input = input;
-    this.frame = 0;
     this.state = null;
     this.resize(
       root.style.getPropertyValue("--rows") || 8,
@@ -47,8 +46,6 @@ export class Board {
 
   /** A blank board of the same (or the given) size: nothing on it. */
   clear(rows = this.state.rows, cols = this.state.cols) {
-    cancelAnimationFrame(this.frame);
-    this.frame = 0;
     this.state = createState(rows, cols);
     this.render.build(this.state);
     this.draw();
@@ -64,14 +61,6 @@ export class Board {
       const knight = knightSquare(this.state);
       this.setFocus(knight >= 0 ? knight : (this.state.rows - 1) * this.state.cols);
     }
-  }
-
-  /** Draw the state at the next frame (several changes, one drawing). */
-  redraw() {
-    this.frame ||= requestAnimationFrame(() => {
-      this.frame = 0;
-      this.draw();
-    });
   }
 
   cell(sq) {

@@ -1,5 +1,6 @@
 // The pieces layer: the knight on its square, and a search's ghost knight at the head of
-// its trail (Show me). CSS slides a knight from square to square.
+// its trail (Show me). CSS slides the knight over one move (the state's last move); any
+// other change (a new game, undoing several moves) puts it on its square at once.
 
 import { knightSquare, trailHead } from "./state.js";
 
@@ -14,8 +15,9 @@ export class PiecesLayer {
   }
 
   draw(state) {
-    place(this.knight, knightSquare(state), state.cols);
-    place(this.ghost, trailHead(state), state.cols);
+    const knight = knightSquare(state);
+    place(this.knight, knight, state.cols, state.lastMove?.[1] === knight);
+    place(this.ghost, trailHead(state), state.cols, false);
   }
 }
 
@@ -31,7 +33,7 @@ function piece(root, className) {
   return el;
 }
 
-function place(el, sq, cols) {
+function place(el, sq, cols, slide) {
   if (sq < 0) {
     el.hidden = true;
     return;
@@ -41,12 +43,12 @@ function place(el, sq, cols) {
   if (!el.hidden && el.style.getPropertyValue("--kr") === row) {
     if (el.style.getPropertyValue("--kc") === col) return;
   }
-  const appearing = el.hidden;
-  if (appearing) el.classList.add("no-anim"); // appear in place, then slide from there
+  const still = el.hidden || !slide; // appear in place, or jump there at once
+  if (still) el.classList.add("no-anim");
   el.style.setProperty("--kr", row);
   el.style.setProperty("--kc", col);
   el.hidden = false;
-  if (appearing) {
+  if (still) {
     void el.offsetWidth; // commit the position before the transition is back
     el.classList.remove("no-anim");
   }

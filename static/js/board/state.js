@@ -20,7 +20,7 @@ export function createState(rows, cols) {
     order: new Int32Array(squares), // each square's move number on the path, 0 = off it
     own: Number.POSITIVE_INFINITY, // path[0..own) is the player's; beyond it, a search's trail
     pathVersion: 0, // changes whenever the path does (the lines redraw then)
-    lastMove: null, // [from, to] when the path's last change was one move on, else null
+    lastMove: null, // [from, to] when the path's last change was one move (on or back), else null
     start: -1, // the start square, marked (-1: none)
     closed: false, // a closed tour: the start is also the goal
     returned: false, // the closed tour's last jump back onto its start was made
@@ -44,8 +44,7 @@ export function setPath(state, path, depth = path.length, { returned = false } =
   let same = old === depth && state.returned === returned;
   for (let i = 0; same && i < depth; i++) same = state.path[i] === path[i];
   if (same) return false;
-  const oneOn = depth === old + 1 && (old === 0 || state.path[old - 1] === path[old - 1]);
-  state.lastMove = oneOn && old > 0 ? [state.path[old - 1], path[old]] : null;
+  state.lastMove = oneMove(state, path, depth, returned);
   for (let i = 0; i < old; i++) order[state.path[i]] = 0;
   for (let i = 0; i < depth; i++) {
     state.path[i] = path[i];
@@ -55,6 +54,19 @@ export function setPath(state, path, depth = path.length, { returned = false } =
   state.returned = returned;
   state.pathVersion++;
   return true;
+}
+
+/** [from, to] when `path` is the state's path one move on or back (the knight slides), else null. */
+function oneMove(state, path, depth, returned) {
+  const old = state.depth;
+  const shared = Math.min(old, depth);
+  for (let i = 0; i < shared; i++) if (state.path[i] !== path[i]) return null;
+  if (depth === old && old > 0 && state.start >= 0 && returned !== state.returned) {
+    const last = path[depth - 1];
+    return returned ? [last, state.start] : [state.start, last]; // the closing jump, or its undo
+  }
+  if (Math.abs(depth - old) !== 1 || shared === 0 || returned || state.returned) return null;
+  return depth > old ? [state.path[old - 1], path[old]] : [state.path[old - 1], path[depth - 1]];
 }
 
 /** The square the knight stands on: the player's last square, or the start once returned. */
