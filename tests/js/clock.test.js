@@ -100,3 +100,15 @@ test("a long way forward stops at the frame's deadline", () => {
   seekPlayers([player], Number.POSITIVE_INFINITY);
   assert.equal(player.pos, events.length);
 });
+
+test("playing faster than one can read is fast: the narration is throttled", () => {
+  const clock = new PlaybackClock({ speed: 30 });
+  assert.equal(clock.fast, false); // paused
+  clock.play(0, 0);
+  assert.equal(clock.fast, false);
+  clock.setSpeed(31, 0);
+  assert.equal(clock.fast, true);
+  clock.setSpeed(10, 0);
+  clock.runToEnd(0);
+  assert.equal(clock.fast, true);
+});

@@ -44,10 +44,10 @@ export class Stage {
     if (!this.drawing) return phase;
     const player = lane.player;
     if (player && (moved || lane.changed || phase !== this.phase)) {
-      const clock = follower.clock;
+      const { clock } = follower;
       const playing = clock.playing && phase !== "ended";
       lane.updateStatus(playing);
-      lane.draw(now, { fast: playing && (clock.speed === null || clock.speed > 30) });
+      lane.draw(now, { fast: playing && clock.fast });
       this._expose(player);
     }
     this.phase = phase;

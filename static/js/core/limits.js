@@ -1,20 +1,10 @@
-// The board sizes the server accepts, as it serves them in <body data-limits> (its rules:
-// server/game/rules.py for games and puzzles, server/stream/spec.py for searches and the
-// construction), so a form never offers what the server refuses.
-
-const FALLBACK = {
-  play: { min: 3, max: 20 },
-  search: { min: 3, max: 30 },
-  construct: { min: 3, max: 100 },
-};
+// The board sizes the server accepts, as every page serves them in <body data-limits> from
+// the server's own rules (server/game/rules.py for games and puzzles, server/stream/spec.py
+// for searches and the construction), so a form never offers what the server refuses.
 
 /** {play, search, construct}: each {min, max} rows and columns. */
-export function boardLimits(body = globalThis.document?.body) {
-  try {
-    return { ...FALLBACK, ...JSON.parse(body?.dataset.limits ?? "{}") };
-  } catch {
-    return FALLBACK;
-  }
+export function boardLimits(body = globalThis.document.body) {
+  return JSON.parse(body.dataset.limits);
 }
 
 /** `value` as a whole number inside `limit`; `fallback` when it is not a number. */

@@ -8,6 +8,7 @@
 // fast as events come. No DOM here.
 
 export const FRAME_BUDGET_MS = 10; // time one frame may spend moving a player a long way
+export const READABLE_SPEED = 30; // events per second a person can follow one by one
 export const MAX_GAP_MS = 250; // a page that drew nothing for longer (a hidden tab) does not jump
 const CHUNK = 4096; // events per step of a long move, between two looks at the time
 
@@ -28,6 +29,11 @@ export class PlaybackClock {
     this.speed = speed;
     this.at = at;
     this.toEnd = false;
+  }
+
+  /** Playing faster than one can read: narration throttled, no flashes. */
+  get fast() {
+    return this.playing && (this.unbounded || this.speed > READABLE_SPEED);
   }
 
   /** Whether it runs to the end: no index to stop at but the stream's end. */

@@ -128,7 +128,7 @@ function tick(current, now, dt) {
     else lane.stats.idle();
   }
   if (page.dataset.phase === "running" && current.every((lane) => lane.finished)) finish(current);
-  const fast = clock.playing && (clock.unbounded || clock.speed > 30);
+  const { fast } = clock;
   for (const lane of current) {
     if (!(moved || lane.changed || clock.playing)) continue;
     lane.updateStatus(clock.playing);
