@@ -4,8 +4,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+NODE_STAMP := node_modules/.installed-stamp
+BIOME := node_modules/.bin/biome
 
-.PHONY: run class test lint format bench clean browser redis postgres loadtest
+.PHONY: run class test test-js lint format bench clean browser redis postgres loadtest node screens
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,13 +22,29 @@ run: $(STAMP)
 class: $(STAMP)
 	$(BIN)/knights-tour serve --lan
 
-lint: $(STAMP)
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIOME) ci
 
-format: $(STAMP)
+format: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+	$(BIOME) check --write
+
+# The browser code's tools: Biome (pinned in package.json and package-lock.json) lints and
+# formats static/js; node's own test runner runs its unit tests (tests/js). Debian's node
+# and npm when the machine has none. Nothing under node_modules is served.
+node:
+	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm; }
+
+$(NODE_STAMP): package.json package-lock.json | node
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+test-js: node
+	node --test --test-reporter=spec tests/js/*.test.js
 
 # The browser tests drive Debian's chromium (with CJK fonts for the 中文 UI);
 # elsewhere, Playwright's own build.
@@ -50,8 +68,13 @@ postgres:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
-test: $(STAMP) lint browser redis postgres
+test: $(STAMP) lint test-js browser redis postgres
 	$(BIN)/python -m pytest
+
+# Every page at a phone's and a desktop's size, under test-artifacts/screens/: to compare by
+# eye before and after a change to the browser code (SCREENS_DIR=... for another folder).
+screens: $(STAMP) browser
+	SCREENS=1 $(BIN)/python -m pytest tests/browser/test_screens.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
@@ -60,4 +83,4 @@ loadtest: $(STAMP) redis
 	$(BIN)/python benchmarks/loadtest.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis node_modules

@@ -9,12 +9,21 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
+from ..game import rules
 from ..i18n import LANGS, request_lang, text
+from ..stream import spec
 
 bp = Blueprint("pages", __name__)
 
 LANG_COOKIE_AGE = 365 * 24 * 3600
 HTML_LANG = {"zh": "zh-CN", "en": "en"}
+# The board sizes the server accepts: games and class puzzles, searches, the construction.
+# Pages put them in their forms and in <body data-limits> (static/js/core/limits.js).
+BOARD_LIMITS = {
+    "play": {"min": rules.MIN_SIDE, "max": rules.MAX_SIDE},
+    "search": {"min": spec.MIN_SIDE, "max": spec.MAX_SIDE},
+    "construct": {"min": spec.MIN_SIDE, "max": spec.MAX_SIDE_CONSTRUCT},
+}
 
 
 @bp.app_context_processor
@@ -25,7 +34,13 @@ def inject_language() -> dict:
     def t(key: str, **params) -> str:
         return text(key, lang, params)
 
-    return {"lang": lang, "html_lang": HTML_LANG[lang], "other_lang": _other(lang), "t": t}
+    return {
+        "lang": lang,
+        "html_lang": HTML_LANG[lang],
+        "other_lang": _other(lang),
+        "t": t,
+        "board_limits": BOARD_LIMITS,
+    }
 
 
 @bp.after_app_request

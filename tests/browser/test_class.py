@@ -50,7 +50,7 @@ def join(new_page, code: str, query: str = "", **options):
 
 
 def board(page) -> str:
-    return page.eval_on_selector_all(".c-lane .w-sq", BOARD_STATE)
+    return page.eval_on_selector_all(".c-lane .sq", BOARD_STATE)
 
 
 def settled(teacher) -> int:
@@ -83,7 +83,7 @@ def chart(page) -> list:
     """The depth chart's columns a page shows (pages opened with ?test=1)."""
     return page.evaluate(
         """() => {
-          const c = window.classPage.follower.columns;
+          const c = window.testHook.follower.columns;
           const used = (column) => Array.from(column.subarray(0, c.columns));
           return [c.span, c.length, c.fill, c.events, used(c.min), used(c.max)];
         }"""
@@ -131,7 +131,7 @@ def test_students_follow_the_teacher(new_page, artifacts):
     # 6x6 plain backtracking from a6: 354k events, long enough to drive around in
     teacher.check('input[name="preset"][value="6x6"]', force=True)
     teacher.check('input[name="algorithm"][value="seed"]', force=True)
-    teacher.click('.c-lane .w-sq[data-row="0"][data-col="0"]')
+    teacher.click('.c-lane .sq[data-row="0"][data-col="0"]')
     set_range(teacher, "#w-speed", 50)  # about 100 events a second
     teacher.click("#c-go")
     expect(teacher.locator("#class")).to_have_attribute("data-playing", "true")
@@ -195,7 +195,7 @@ def test_running_to_the_end_shows_keyframes_and_how_far_the_search_got(new_page,
     # 8x8 plain backtracking from a8: millions of events, far more than a lesson waits for
     teacher.check('input[name="preset"][value="8x8"]', force=True)
     teacher.check('input[name="algorithm"][value="seed"]', force=True)
-    teacher.click('.c-lane .w-sq[data-row="0"][data-col="0"]')
+    teacher.click('.c-lane .sq[data-row="0"][data-col="0"]')
     teacher.click("#c-go")
     expect(teacher.locator("#class")).to_have_attribute("data-playing", "true")
     teacher.click('[data-action="end"]')
@@ -227,7 +227,7 @@ def test_a_student_who_lost_the_connection_rejoins_where_the_class_is(new_page):
 
     # the student's connection drops (no automatic reconnection yet) while the class goes on
     student.evaluate(
-        """() => { const io = window.classPage.room.socket.io;
+        """() => { const io = window.testHook.room.socket.io;
                    io.reconnection(false); io.engine.close(); }"""
     )
     expect(student.locator("#class")).not_to_have_attribute("data-connection", "joined")
@@ -239,7 +239,7 @@ def test_a_student_who_lost_the_connection_rejoins_where_the_class_is(new_page):
     paused = settled(teacher)
     assert student.get_attribute("#class", "data-pos") == str(before)
 
-    student.evaluate("() => window.classPage.room.socket.connect()")
+    student.evaluate("() => window.testHook.room.socket.connect()")
     expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
     in_sync(teacher, [student], paused)
 
@@ -260,7 +260,7 @@ def test_a_solved_class_puzzle_reaches_the_teachers_leaderboard(new_page, artifa
     expect(student.locator("#c-puzzle-text")).to_have_text("5×5 open tour from a1")
     student.fill("#c-name", "<b>Ann</b>")
     student.click("#c-try")
-    cell = '#c-puzzle-board .w-sq[data-row="{}"][data-col="{}"]'
+    cell = '#c-puzzle-board .sq[data-row="{}"][data-col="{}"]'
     expect(student.locator(cell.format(4, 0))).to_have_attribute("data-state", "current")
     expect(teacher.locator("#c-board-counts")).to_have_text("0 solved · 1 trying")
 

@@ -113,7 +113,7 @@ def test_full_open_tour_5x5_by_clicking_then_leaderboard(page: Page, artifacts):
     expect(win.locator("#win-undos")).to_have_text("0")
     expect(win.locator("#win-time")).to_have_text(re.compile(r"^\d+:\d\d$"))
     # the replay draws the whole tour (reduced motion: at once)
-    expect(win.locator("#replay .rp-numbers text")).to_have_count(25)
+    expect(win.locator("#replay .sq .num:not(:empty)")).to_have_count(25)
     expect(page.locator("#board")).to_have_attribute("data-status", "won")
     expect(status(page)).to_contain_text("complete")
     page.screenshot(path=str(artifacts / "win-desktop-1280x800.png"))

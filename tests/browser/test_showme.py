@@ -56,9 +56,9 @@ def board_snapshot(page) -> dict:
             cells: [...document.querySelectorAll('#board .sq')].map((el) => [
                 el.dataset.state, el.textContent, el.dataset.hint ?? '', el.dataset.start ?? '',
                 el.getAttribute('aria-label')]),
-            path: document.querySelector('#path .path-line').getAttribute('points'),
-            knight: [document.querySelector('#knight').style.getPropertyValue('--kr'),
-                     document.querySelector('#knight').style.getPropertyValue('--kc')],
+            path: document.querySelector('#board .path-line').getAttribute('points'),
+            knight: [document.querySelector('#board .knight').style.getPropertyValue('--kr'),
+                     document.querySelector('#board .knight').style.getPropertyValue('--kc')],
             hint: document.querySelector('#hint-text').textContent,
         })"""
     )
@@ -91,21 +91,19 @@ def test_show_me_ends_with_the_hinted_move(new_page, artifacts):
     show_me.click()
     expect(page.locator("#showme")).to_be_visible()
     expect(page.locator("#board")).to_have_attribute("data-showme", "running")
-    # the overlay draws beyond the player's path while the real squares stay as they were
+    # the search's trail goes on beyond the player's path, which stays as it was
     page.wait_for_function("() => +document.querySelector('#showme').dataset.events > 8")
     page.screenshot(path=str(artifacts / "showme-desktop-running.png"))
-    overlay = page.evaluate(
-        "[...document.querySelectorAll('#search .s-num')].filter((el) => el.textContent).length"
-    )
-    assert overlay > 0
-    expect(page.locator("#search")).to_be_visible()
-    expect(page.locator("#search .s-line")).to_be_visible()
+    trail = page.locator('#board .sq[data-state="trail"]')
+    assert trail.count() > 0
+    expect(trail.locator(".num").first).not_to_be_empty()
+    expect(page.locator("#board .trail-line")).not_to_have_attribute("points", "")
     expect(page.locator('#board .sq[data-state="current"]')).to_have_count(1)
     expect(cell(page, *FOUND[-1])).to_have_attribute("data-state", "current")
 
     expect(page.locator("#board")).not_to_have_attribute("data-showme", "running", timeout=30_000)
     expect(page.locator("#board")).not_to_have_attribute("data-showme", "holding", timeout=5_000)
-    expect(page.locator("#search")).to_be_hidden()
+    expect(page.locator('#board .sq[data-state="trail"]')).to_have_count(0)
     expect(page.locator("#showme")).to_be_hidden()
     row, col = hinted(page)
     square = f"{'abcdefgh'[col]}{8 - row}"
@@ -146,7 +144,8 @@ def test_cancel_mid_stream_leaves_the_board_and_ends_the_server_task(new_page, l
     page.locator("#showme-cancel").click()
 
     expect(page.locator("#board")).not_to_have_attribute("data-showme", "running")
-    expect(page.locator("#search")).to_be_hidden()
+    expect(page.locator('#board .sq[data-state="trail"]')).to_have_count(0)
+    expect(page.locator("#board .trail-line")).to_have_attribute("points", "")
     expect(page.locator("#showme")).to_be_hidden()
     assert board_snapshot(page) == snapshot
     assert wait_until(lambda: live_runs(app) == 0, timeout=3.0, interval=0.05), (

@@ -14,6 +14,10 @@ import pytest
 from server.engine.board import Board
 from server.engine.search import search_events, solve
 
+from .conftest import playwright_sync
+
+expect = playwright_sync.expect
+
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 375, "height": 667}
@@ -35,7 +39,7 @@ def stats(page, side: str = "a") -> dict[str, int]:
 def board(page, side: str = "a") -> dict[tuple[int, int], tuple[str, str]]:
     """(row, col) -> (data-state, text) for every square of the lane's board."""
     cells = page.evaluate(
-        """(side) => [...document.querySelectorAll(`[data-side=${side}] .w-sq`)].map(
+        """(side) => [...document.querySelectorAll(`[data-side=${side}] .sq`)].map(
               (el) => [+el.dataset.row, +el.dataset.col, el.dataset.state, el.textContent])""",
         side,
     )
@@ -44,7 +48,7 @@ def board(page, side: str = "a") -> dict[tuple[int, int], tuple[str, str]]:
 
 def path_squares(cells) -> dict[tuple[int, int], int]:
     """The squares on the knight's path with their move numbers."""
-    return {rc: int(text) for rc, (state, text) in cells.items() if state in ("path", "current")}
+    return {rc: int(text) for rc, (state, text) in cells.items() if state in ("visited", "current")}
 
 
 def wait_status(page, status: str, side: str = "a", timeout: float = 30_000) -> None:
@@ -69,7 +73,7 @@ def test_seed_5x5_from_a_corner_to_the_end_matches_the_engine(page):
     open_watch(page)
     page.locator("label.chip", has_text="5×5").click()
     page.locator("label.chip", has_text="Plain backtracking").click()
-    page.locator("[data-side=a] .w-sq[data-row='0'][data-col='0']").click()
+    page.locator("[data-side=a] .sq[data-row='0'][data-col='0']").click()
     assert page.locator("#w-start-name").inner_text() == "a5"
     page.locator("#w-speed").fill("100")  # the slider's last step: as fast as it can draw
     page.locator("#w-go").click()
@@ -187,7 +191,7 @@ def test_race_mode_finishes_both_sides(page):
     page.locator("label.chip", has_text="6×6").click()
     page.locator("label.w-switch", has_text="Race mode").click()
     page.locator("#w-algo-b").select_option("warnsdorff")
-    page.locator("[data-side=a] .w-sq[data-row='0'][data-col='0']").click()
+    page.locator("[data-side=a] .sq[data-row='0'][data-col='0']").click()
     page.locator("#w-speed").fill("100")
     page.locator("#w-go").click()
     wait_status(page, "found", "b")
@@ -232,9 +236,9 @@ def test_heat_map_and_a_larger_board(page, artifacts):
     counters = stats(page)
     assert (counters["nodes"], counters["backtracks"]) == (expected.nodes, expected.backtracks)
     page.locator("label.w-heat-toggle").click()
-    board_el = page.locator("[data-side=a] .w-board")
-    assert "w-heat" in board_el.get_attribute("class")
+    board_el = page.locator("[data-side=a] .board")
+    expect(board_el).to_have_attribute("data-heat", "true")
     page.wait_for_timeout(200)
     page.screenshot(path=str(artifacts / "watch-heat.png"))
     page.locator("label.w-heat-toggle").click()
-    assert "w-heat" not in board_el.get_attribute("class")
+    expect(board_el).not_to_have_attribute("data-heat", "true")

@@ -60,7 +60,13 @@ export class TeacherControls {
   control({ index, playing, speed }, { throttle = 0 } = {}) {
     const state = this.follower.state;
     if (!state || state.gen <= 1) return;
-    const control = { seq: ++this.seq, gen: state.gen, index: Math.max(0, Math.round(index)), playing, speed };
+    const control = {
+      seq: ++this.seq,
+      gen: state.gen,
+      index: Math.max(0, Math.round(index)),
+      playing,
+      speed,
+    };
     this.follower.intend(control);
     this.latest = control;
     const wait = this.sentAt + throttle - this.now();

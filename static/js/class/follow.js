@@ -10,10 +10,13 @@
 //   did not come), it asks `sync`: one at a time, at most once a second.
 // - The teacher's page applies its own controls at once (`intend`) until the server's
 //   answer (`settle`) says where the class is.
+// - Where the class is, is a playback clock (stream/clock.js) the server sets: its state
+//   (or the teacher's control on the way) says the index, whether it plays and how fast.
 
-import { DepthColumns } from "../watch/columns.js";
-import { decodeBatch } from "../watch/decode.js";
-import { Player } from "../watch/player.js";
+import { PlaybackClock } from "../stream/clock.js";
+import { DepthColumns } from "../stream/columns.js";
+import { decodeBatch } from "../stream/decode.js";
+import { Player } from "../stream/player.js";
 
 export const SYNC_AFTER_MS = 600; // out of reach this long, and nothing on the way: sync
 export const SYNC_EVERY_MS = 1000; // at most one sync a second
@@ -27,6 +30,7 @@ export class RoomFollower {
     this.state = null; // the room's latest state
     this.stateAt = 0; // when it arrived
     this.intent = null; // the teacher's control not acknowledged yet: {seq, gen, index, playing, speed, at}
+    this.clock = new PlaybackClock(); // where the class is: the intent, else the room's state
     this.player = null; // what the page can show: a snapshot and the events after it
     this.columns = null; // the depth chart that goes with the player
     this.computed = 0; // how far the search is known to have got in this generation
@@ -44,11 +48,13 @@ export class RoomFollower {
   /** A newer state replaces the one held (a new generation drops what was held). */
   adoptState(next) {
     const old = this.state;
-    if (!next || (old && (next.gen < old.gen || (next.gen === old.gen && next.seq <= old.seq)))) return false;
+    if (!next || (old && (next.gen < old.gen || (next.gen === old.gen && next.seq <= old.seq))))
+      return false;
     this.state = next;
     this.stateAt = this.now();
     const intent = this.intent;
     if (intent && (next.control_seq >= intent.seq || next.gen !== intent.gen)) this.intent = null;
+    this._syncClock();
     if (!old || old.gen !== next.gen) {
       this.player = null;
       this.columns = null;
@@ -85,10 +91,16 @@ export class RoomFollower {
     if (player) {
       const reaches = at <= target && target <= at + count;
       const near = Math.min(Math.max(target, player.historyStart), player.received);
-      if (!reaches && (player.holds(target) || Math.abs(target - index) >= Math.abs(target - near))) return false;
+      if (!reaches && (player.holds(target) || Math.abs(target - index) >= Math.abs(target - near)))
+        return false;
     }
     const { rows, cols } = state.settings;
-    this.player = Player.fromSnapshot(snapshot, { rows, cols, counts: this._countsOnward(), historyInts: HISTORY_INTS });
+    this.player = Player.fromSnapshot(snapshot, {
+      rows,
+      cols,
+      counts: this._countsOnward(),
+      historyInts: HISTORY_INTS,
+    });
     const columns = new DepthColumns();
     columns.reset(rows * cols);
     columns.load(snapshot.chart);
@@ -116,13 +128,17 @@ export class RoomFollower {
   /** The teacher's control `{seq, gen, index, playing, speed}`, shown before the server answers. */
   intend(control) {
     this.intent = { ...control, at: this.now() };
+    this._syncClock();
   }
 
   /** The server's answer to the control numbered `seq`: where the class really is. */
   settle(seq, ack) {
     const state = ack?.ok ? ack.state : ack?.error?.state;
     if (state) this.adoptState(state);
-    if (!ack?.ok && this.intent?.seq === seq) this.intent = null; // refused: the room's state stands
+    if (!ack?.ok && this.intent?.seq === seq) {
+      this.intent = null; // refused: the room's state stands
+      this._syncClock();
+    }
   }
 
   setConnected(connected) {
@@ -131,24 +147,21 @@ export class RoomFollower {
   }
 
   // -- where the class is ----------------------------------------------------------------------
-  /** The clock the page follows: the teacher's unacknowledged control, else the room's state. */
-  get clock() {
+  /** Follow the teacher's unacknowledged control, else the room's state. */
+  _syncClock() {
     const { intent, state } = this;
-    if (intent && state && intent.gen === state.gen) return intent;
-    return state && { ...state, at: this.stateAt };
+    if (intent && state && intent.gen === state.gen) this.clock.set(intent);
+    else if (state) this.clock.set({ ...state, at: this.stateAt });
   }
 
   /** The event index the class is at `now`. */
   target(now = this.now()) {
-    const clock = this.clock;
-    if (!clock || clock.gen <= 1) return 0;
-    let index = clock.index;
-    if (clock.playing) {
-      if (clock.speed) index += Math.floor((clock.speed * Math.max(0, now - clock.at)) / 1000);
-      else index = Math.max(index, this.computed); // as far as the search has got
-    }
-    const end = this.state.end;
-    return end ? Math.min(index, end.total) : index;
+    const { state, clock } = this;
+    if (!state || state.gen <= 1) return 0;
+    const index = clock.target(now);
+    // As fast as it goes: as far as the search has got.
+    const at = Number.isFinite(index) ? Math.floor(index) : Math.max(clock.index, this.computed);
+    return state.end ? Math.min(at, state.end.total) : at;
   }
 
   get atEnd() {
@@ -173,7 +186,12 @@ export class RoomFollower {
       let want = Math.min(Math.max(target, player.historyStart), player.received);
       const clock = this.clock;
       // Playing, a few events ahead of the clock (a late answer) is not worth a step back.
-      if (clock.playing && clock.speed && want < player.pos && player.pos - want <= Math.max(2, clock.speed / 4)) {
+      if (
+        clock.playing &&
+        clock.speed &&
+        want < player.pos &&
+        player.pos - want <= Math.max(2, clock.speed / 4)
+      ) {
         want = player.pos;
       }
       moved = player.seek(want) !== 0;
@@ -191,8 +209,16 @@ export class RoomFollower {
       this.missingSince = now;
     }
     const stuck =
-      this.missingSince !== null && now - this.missingSince >= SYNC_AFTER_MS && now - this.progressAt >= SYNC_AFTER_MS;
-    if (!(stuck || this.holeSeen) || !this.connected || this.syncing || now - this.syncedAt < SYNC_EVERY_MS) return;
+      this.missingSince !== null &&
+      now - this.missingSince >= SYNC_AFTER_MS &&
+      now - this.progressAt >= SYNC_AFTER_MS;
+    if (
+      !(stuck || this.holeSeen) ||
+      !this.connected ||
+      this.syncing ||
+      now - this.syncedAt < SYNC_EVERY_MS
+    )
+      return;
     this.syncing = true;
     this.syncedAt = now;
     this.holeSeen = false;

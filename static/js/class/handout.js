@@ -1,9 +1,10 @@
 // The teacher's puzzle panel: hand the class a puzzle (or take it back) and show the class
 // leaderboard as students solve it.
 
-import { formatTime, t } from "../i18n.js";
-import { clampInt } from "../watch/setup.js";
-import { parseSquare, squareName } from "./room.js";
+import { formatTime, t } from "../core/i18n.js";
+import { boardLimits, clampSide } from "../core/limits.js";
+import { parseSquare } from "../core/squares.js";
+import { puzzleText } from "./puzzle.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -23,15 +24,21 @@ export class Handout {
 
   async handOut() {
     const data = new FormData(this.form);
-    const rows = clampInt(data.get("rows"), 3, 20, 6);
-    const cols = clampInt(data.get("cols"), 3, 20, 6);
+    const limit = boardLimits().play;
+    const rows = clampSide(data.get("rows"), limit, 6);
+    const cols = clampSide(data.get("cols"), limit, 6);
     const start = parseSquare(String(data.get("start")), rows, cols);
     if (!start) {
       this._problem(t("class.ui.puzzle.bad-start"));
       return;
     }
     this._problem("");
-    const ack = await this.call("puzzle", { rows, cols, closed: data.get("tour") === "closed", start });
+    const ack = await this.call("puzzle", {
+      rows,
+      cols,
+      closed: data.get("tour") === "closed",
+      start,
+    });
     if (!ack.ok) {
       this._problem(ack.error?.message);
       return;
@@ -79,13 +86,4 @@ export class Handout {
     this.problem.textContent = message || "";
     this.problem.hidden = !message;
   }
-}
-
-function puzzleText(puzzle) {
-  const [row, col] = puzzle.start;
-  return t(puzzle.closed ? "class.ui.puzzle.closed" : "class.ui.puzzle.open", {
-    rows: puzzle.rows,
-    cols: puzzle.cols,
-    square: squareName(row, col, puzzle.rows),
-  });
 }

@@ -3,26 +3,41 @@
 // server opens the game with the knight already on the start square (`solve`); a win is
 // reported with `solved`, and the server checks the stored game before ranking it.
 //
-// The board is the Watch page's BoardView: the path as numbered squares with its line,
-// the legal moves as candidate squares to tap.
+// Its board is the Play page's (board/, kind "puzzle"): tap or click a legal square, or walk
+// the focus with the arrow keys and press Enter.
 
-import { api } from "../api.js";
-import { formatTime, t } from "../i18n.js";
-import { BoardView } from "../watch/board.js";
+import { Board } from "../board/board.js";
+import { showGame } from "../board/state.js";
+import { formatTime, t } from "../core/i18n.js";
+import { rowCol, squareName } from "../core/squares.js";
+import { api } from "../play/api.js";
 
 const NAME_KEY = "class-name";
 
+/** The puzzle in words: "5×5 open tour from a1". */
+export function puzzleText(puzzle) {
+  const [row, col] = puzzle.start;
+  return t(puzzle.closed ? "class.ui.puzzle.closed" : "class.ui.puzzle.open", {
+    rows: puzzle.rows,
+    cols: puzzle.cols,
+    square: squareName(row, col, puzzle.rows),
+  });
+}
+
 export class PuzzlePlay {
   constructor(root, { call, code }) {
-    this.root = root;
-    this.call = call;
-    this.code = code;
+    Object.assign(this, { root, call, code });
     this.form = root.querySelector("#c-name-form");
     this.nameInput = root.querySelector("#c-name");
     this.playBox = root.querySelector("#c-play");
     this.status = root.querySelector("#c-play-status");
     this.solvedBox = root.querySelector("#c-solved");
-    this.board = new BoardView(root.querySelector("#c-puzzle-board"));
+    this.board = new Board(root.querySelector("#c-puzzle-board"), {
+      kind: "puzzle",
+      input: true,
+      pieces: true,
+    });
+    this.board.onSquare = (sq) => this.move(...rowCol(sq, this.board.cols));
     this.puzzle = null;
     this.game = null; // the game's id
     this.state = null; // the API's game state
@@ -32,9 +47,11 @@ export class PuzzlePlay {
       event.preventDefault();
       this.begin();
     });
-    this.board.onSquare = (row, col) => this.move(row, col);
-    root.querySelector("#c-undo").addEventListener("click", () => this.act(() => api.undo(this.game, 1)));
-    root.querySelector("#c-restart").addEventListener("click", () => this.act(() => api.restart(this.game)));
+    const undo = () => api.undo(this.game, 1);
+    root.querySelector("#c-undo").addEventListener("click", () => this.act(undo));
+    root
+      .querySelector("#c-restart")
+      .addEventListener("click", () => this.act(() => api.restart(this.game)));
   }
 
   _key(puzzle = this.puzzle) {
@@ -46,22 +63,19 @@ export class PuzzlePlay {
     this.puzzle = puzzle;
     this.game = null;
     this.state = null;
+    this._showForm(true);
     this.solvedBox.hidden = true;
-    this.playBox.hidden = true;
-    this.form.hidden = false;
     this.root.dataset.phase = "name";
     const saved = localStorage.getItem(this._key());
-    if (saved) {
-      try {
-        this.game = saved;
-        this.show(await api.get(saved));
-        if (this.state.status === "won") this.report();
-      } catch {
-        localStorage.removeItem(this._key());
-        this.game = null;
-        this.form.hidden = false;
-        this.playBox.hidden = true;
-      }
+    if (!saved) return;
+    try {
+      this.game = saved;
+      this.show(await api.get(saved));
+      if (this.state.status === "won") this.report();
+    } catch {
+      localStorage.removeItem(this._key());
+      this.game = null;
+      this._showForm(true);
     }
   }
 
@@ -96,6 +110,7 @@ export class PuzzlePlay {
     }
   }
 
+  /** A square picked: a move to send when it is legal (the server checks it again). */
   move(row, col) {
     if (!this.state || this.state.status === "won") return;
     if (!this.state.legal.some(([r, c]) => r === row && c === col)) return;
@@ -133,28 +148,17 @@ export class PuzzlePlay {
 
   show(state) {
     this.state = state;
-    this.form.hidden = true;
-    this.playBox.hidden = false;
+    this._showForm(false);
     this.root.dataset.phase = state.status === "won" ? "won" : "playing";
-    const { rows, cols } = state;
-    if (this.board.rows !== rows || this.board.cols !== cols) this.board.build(rows, cols);
-    const squares = rows * cols;
-    const path = state.path.map(([r, c]) => r * cols + c);
-    const player = {
-      order: new Int32Array(squares),
-      path: Int32Array.from(path),
-      depth: path.length,
-      head: path.length ? path[path.length - 1] : -1,
-      takeDirty: () => Array.from({ length: squares }, (_, i) => i),
-    };
-    path.forEach((sq, i) => {
-      player.order[sq] = i + 1;
-    });
-    const legal = state.status === "won" ? [] : state.legal.map(([r, c]) => r * cols + c);
-    this.board.setStart(path.length ? path[0] : -1);
-    this.board.draw(player, { cands: legal, counts: null, tried: 0, dead: -1 });
-    this.board.root.dataset.status = state.status;
+    const resized = this.board.resize(state.rows, state.cols);
+    showGame(this.board.state, state);
+    this.board.draw({ relabel: resized });
     this.say(state.dead ? state.dead.message : state.message, false);
+  }
+
+  _showForm(on) {
+    this.form.hidden = !on;
+    this.playBox.hidden = on;
   }
 
   say(text, isError) {

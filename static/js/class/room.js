@@ -2,7 +2,7 @@
 // the room's broadcasts. The server runs the room's one search and streams it (`state`,
 // `feed`, `snapshot`); follow.js keeps up with it.
 
-import { WatchConnection } from "../watch/connection.js";
+import { WatchConnection } from "../stream/connection.js";
 
 export class ClassRoom {
   /**
@@ -19,7 +19,15 @@ export class ClassRoom {
     this.heartbeatTimer = 0;
     this.connection = new WatchConnection({ url: "/class" });
     const socket = this.connection.socket;
-    for (const name of ["state", "feed", "snapshot", "presence", "puzzle", "leaderboard", "ended"]) {
+    for (const name of [
+      "state",
+      "feed",
+      "snapshot",
+      "presence",
+      "puzzle",
+      "leaderboard",
+      "ended",
+    ]) {
       socket.on(name, (msg) => this.handlers[name]?.(msg));
     }
     this.connection.onError = (err) => this.handlers.error?.(err);
@@ -70,32 +78,4 @@ export class ClassRoom {
     clearInterval(this.heartbeatTimer);
     this.connection.close();
   }
-}
-
-/** The room's settings ({rows, cols, start: [r, c], ...}) as a watch lane wants them. */
-export function laneSettings(settings) {
-  return {
-    rows: settings.rows,
-    cols: settings.cols,
-    start: settings.start[0] * settings.cols + settings.start[1],
-    algorithm: settings.algorithm,
-    closed: settings.closed,
-    pruning: settings.pruning,
-    race: false,
-  };
-}
-
-/** "b1" -> [row, col] on a board with `rows` rows (a1 bottom-left); null if malformed. */
-export function parseSquare(name, rows, cols) {
-  const match = /^\s*([a-z])\s*(\d{1,2})\s*$/i.exec(name || "");
-  if (!match) return null;
-  const col = match[1].toLowerCase().charCodeAt(0) - 97;
-  const row = rows - Number(match[2]);
-  if (col < 0 || col >= cols || row < 0 || row >= rows) return null;
-  return [row, col];
-}
-
-/** [row, col] -> "b1". */
-export function squareName(row, col, rows) {
-  return `${String.fromCharCode(97 + col)}${rows - row}`;
 }

@@ -7,18 +7,15 @@
 // first event it can step back to), data-path (depth and a hash of the path), data-nodes,
 // data-follow (waiting | catching-up | playing | to-the-end | paused | ended).
 
-import { formatNumber, t } from "../i18n.js";
-import { laneSettings } from "./room.js";
+import { formatNumber, t } from "../core/i18n.js";
+import { laneSettings } from "../watch/setup.js";
 
 const PROGRESS_AFTER_MS = 250; // out of reach for less than this: not worth a line
 
 export class Stage {
   /** page: the root element; lane: a watch Lane; follower: a RoomFollower; progress: {root, text, bar}. */
   constructor({ page, lane, follower, progress }) {
-    this.page = page;
-    this.lane = lane;
-    this.follower = follower;
-    this.progress = progress;
+    Object.assign(this, { page, lane, follower, progress });
     this.drawing = true; // false while the teacher previews other settings on the lane
     this.gen = 0; // the generation the lane is set up for
     this.phase = "";
@@ -37,7 +34,7 @@ export class Stage {
     if (this.drawing && state && this.gen !== state.gen) {
       this.gen = state.gen;
       lane.preview(laneSettings(state.settings));
-      lane._say(t(state.gen > 1 ? "class.ui.loading" : "class.ui.waiting"));
+      lane.say(t(state.gen > 1 ? "class.ui.loading" : "class.ui.waiting"));
     }
     if (this.drawing && follower.player && follower.player !== lane.player) {
       lane.show(laneSettings(state.settings), follower.player, follower.columns);
@@ -47,10 +44,10 @@ export class Stage {
     if (!this.drawing) return phase;
     const player = lane.player;
     if (player && (moved || lane.changed || phase !== this.phase)) {
-      const clock = follower.clock;
+      const { clock } = follower;
       const playing = clock.playing && phase !== "ended";
       lane.updateStatus(playing);
-      lane.draw(now, { fast: playing && (clock.speed === null || clock.speed > 30) });
+      lane.draw(now, { fast: playing && clock.fast });
       this._expose(player);
     }
     this.phase = phase;
@@ -85,15 +82,18 @@ export class Stage {
   _showProgress(now, phase) {
     const { root, text, bar } = this.progress;
     const follower = this.follower;
-    const waited = follower.missingSince !== null && now - follower.missingSince >= PROGRESS_AFTER_MS;
+    const waited =
+      follower.missingSince !== null && now - follower.missingSince >= PROGRESS_AFTER_MS;
     const show = this.drawing && (phase === "to-the-end" || (phase === "catching-up" && waited));
     root.hidden = !show;
     if (!show) return;
     const target = follower.target(now);
     const computed = follower.computed;
     let words;
-    if (phase === "to-the-end") words = t("class.ui.progress.to-the-end", { n: formatNumber(computed) });
-    else if (computed < target) words = t("class.ui.progress.computing", { n: formatNumber(computed) });
+    if (phase === "to-the-end")
+      words = t("class.ui.progress.to-the-end", { n: formatNumber(computed) });
+    else if (computed < target)
+      words = t("class.ui.progress.computing", { n: formatNumber(computed) });
     else words = t("class.ui.catching-up");
     if (text.textContent !== words) text.textContent = words;
     if (phase === "catching-up" && target > 0) bar.value = Math.min(1, computed / target);

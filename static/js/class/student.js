@@ -6,11 +6,13 @@
 // reconnect lands there from a snapshot at once; while the server computes towards a far
 // index, a line says how far it has got.
 
-import { formatNumber, getLang, loadCatalogue, t } from "../i18n.js";
+import { formatNumber, t } from "../core/i18n.js";
+import { startLanguage } from "../core/language.js";
+import { exposeForTests } from "../core/test-hook.js";
 import { Lane } from "../watch/lane.js";
 import { RoomFollower } from "./follow.js";
-import { PuzzlePlay } from "./puzzle.js";
-import { ClassRoom, squareName } from "./room.js";
+import { PuzzlePlay, puzzleText } from "./puzzle.js";
+import { ClassRoom } from "./room.js";
 import { Stage } from "./stage.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -19,7 +21,7 @@ const code = page.dataset.code;
 const followLine = $("#c-follow");
 const errorBox = $("#c-error");
 
-const lane = new Lane($(".c-lane"));
+const lane = new Lane($(".c-lane"), { input: false }); // students follow: no squares to pick
 let room = null;
 let ended = false;
 let puzzle = null;
@@ -61,7 +63,9 @@ function showFollow(phase) {
   else {
     const speed = follower.clock.speed;
     const doing =
-      phase === "playing" ? t("class.ui.follow.playing", { speed: formatNumber(speed) }) : t(FOLLOW_WORDS[phase]);
+      phase === "playing"
+        ? t("class.ui.follow.playing", { speed: formatNumber(speed) })
+        : t(FOLLOW_WORDS[phase]);
     const algo = t(`watch.ui.algo.${state.settings.algorithm}`);
     text = `${algo} · ${state.settings.rows}×${state.settings.cols} · ${doing}`;
   }
@@ -107,12 +111,7 @@ function showPuzzle(next) {
     play.clear();
     return;
   }
-  const [row, col] = next.start;
-  $("#c-puzzle-text").textContent = t(next.closed ? "class.ui.puzzle.closed" : "class.ui.puzzle.open", {
-    rows: next.rows,
-    cols: next.cols,
-    square: squareName(row, col, next.rows),
-  });
+  $("#c-puzzle-text").textContent = puzzleText(next);
   if (fresh) {
     play.setPuzzle(next);
     $("#c-puzzle-dot").hidden = page.dataset.view === "puzzle";
@@ -134,7 +133,7 @@ for (const tab of document.querySelectorAll(".c-tabs [role=tab]")) {
 
 // ---------------------------------------------------------------- start-up
 async function boot() {
-  await loadCatalogue(getLang());
+  await startLanguage();
   room = new ClassRoom({
     code,
     handlers: {
@@ -161,7 +160,7 @@ async function boot() {
     },
   });
   page.dataset.ready = "true";
-  if (new URLSearchParams(location.search).has("test")) window.classPage = { lane, room, play, follower };
+  exposeForTests({ lane, room, play, follower });
   requestAnimationFrame(frame);
 }
 

@@ -8,15 +8,23 @@
 // comes in the URL fragment from /class/new, is kept in localStorage for this room, and is
 // dropped from the address bar.
 
-import { formatNumber, getLang, loadCatalogue, t } from "../i18n.js";
-import { squareLabel } from "../watch/decode.js";
+import { formatNumber, t } from "../core/i18n.js";
+import { startLanguage } from "../core/language.js";
+import { nameOf } from "../core/squares.js";
+import { exposeForTests } from "../core/test-hook.js";
 import { Lane } from "../watch/lane.js";
-import { followSize, readBoardForm, runParams, setRadio } from "../watch/setup.js";
+import {
+  fillBoardForm,
+  followSize,
+  laneSettings,
+  readBoardForm,
+  runParams,
+} from "../watch/setup.js";
 import { TeacherControls } from "./controls.js";
 import { ClassTransport } from "./drive.js";
 import { RoomFollower } from "./follow.js";
 import { Handout } from "./handout.js";
-import { ClassRoom, laneSettings } from "./room.js";
+import { ClassRoom } from "./room.js";
 import { Stage } from "./stage.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -33,7 +41,11 @@ let joinedOnce = false;
 let starting = false;
 const call = (event, payload) => room.call(event, payload);
 const follower = new RoomFollower({ sync: (payload) => call("sync", payload) });
-const controls = new TeacherControls({ call, follower, onRefused: (error) => showError(error?.message) });
+const controls = new TeacherControls({
+  call,
+  follower,
+  onRefused: (error) => showError(error?.message),
+});
 const stage = new Stage({
   page,
   lane,
@@ -67,18 +79,13 @@ function readForm() {
 
 /** Put the room's settings ({rows, cols, start: [r, c], ...}) on the form. */
 function fillForm(demo) {
-  form.elements.rows.value = demo.rows;
-  form.elements.cols.value = demo.cols;
-  setRadio(form, "preset", `${demo.rows}x${demo.cols}`);
-  setRadio(form, "algorithm", demo.algorithm);
-  setRadio(form, "tour", demo.closed ? "closed" : "open");
-  form.elements.pruning.checked = demo.pruning;
+  fillBoardForm(form, demo);
   settings = laneSettings(demo);
   showStart();
 }
 
 function showStart() {
-  $("#w-start-name").textContent = squareLabel(settings.start, settings.rows, settings.cols);
+  $("#w-start-name").textContent = nameOf(settings.start, settings.rows, settings.cols);
 }
 
 /** The lane shows the form's board to pick a start on; the class goes on meanwhile. */
@@ -87,7 +94,7 @@ function preview() {
   stage.drawing = false;
   page.dataset.phase = "setup";
   lane.preview(settings);
-  lane._say(t("class.ui.pick"));
+  lane.say(t("class.ui.pick"));
   showStart();
 }
 
@@ -157,7 +164,8 @@ function showStudents(n) {
 // ---------------------------------------------------------------- every frame
 function frame(now) {
   const phase = stage.frame(now);
-  if (page.dataset.phase !== "setup") page.dataset.phase = phase === "ended" ? "finished" : "running";
+  if (page.dataset.phase !== "setup")
+    page.dataset.phase = phase === "ended" ? "finished" : "running";
   transport.update(phase);
   requestAnimationFrame(frame);
 }
@@ -173,10 +181,10 @@ form.addEventListener("change", (event) => {
   preview();
 });
 
-lane.board.onSquare = (row, col) => {
+lane.board.onSquare = (sq) => {
   if (page.dataset.phase !== "setup" || !settings) return;
-  settings.start = row * settings.cols + col;
-  lane.board.setStart(settings.start);
+  settings.start = sq;
+  lane.setStart(sq);
   showStart();
 };
 
@@ -203,7 +211,7 @@ $("#c-end").addEventListener("click", async () => {
 
 // ---------------------------------------------------------------- start-up
 async function boot() {
-  await loadCatalogue(getLang());
+  await startLanguage();
   preview();
   transport.showSpeed();
   const token = takeToken();
@@ -239,7 +247,7 @@ async function boot() {
     },
   });
   page.dataset.ready = "true";
-  if (new URLSearchParams(location.search).has("test")) window.classPage = { lane, room, follower, controls };
+  exposeForTests({ lane, room, follower, controls });
   requestAnimationFrame(frame);
 }
 

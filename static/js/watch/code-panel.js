@@ -1,86 +1,12 @@
-// The algorithm's code as the lesson teaches it (Java as in the articles, and Python),
-// with the line the current event executes highlighted and the comments in zh / en.
-//
-// Each line is [code, tag, comment]: `tag` names what the line does (mark, next, sort,
-// loop, recurse, check, reset, finish) so an event can light the lines it corresponds to;
-// `comment` is {zh, en}. Lines tagged "sort" / "sort-def" only exist in the Warnsdorff
-// variant, whose onward counts are Warnsdorff's (unvisited squares), as the engine's are.
+// The algorithm's code (code-listings.js) with the line the current event executes
+// highlighted and the comments in the page's language.
 
-const C = (zh, en) => ({ zh, en });
-
-const JAVA = [
-  ["// 马踏棋盘：深度优先搜索 + 回溯", "", null],
-  ["static void traversalChessBoard(int[][] chessBoard, int row, int col, int step) {", "", null],
-  ["    chessBoard[row][col] = step;", "mark", C("记下这是第几步", "record the move number")],
-  ["    visited[row * X + col] = true;", "mark", C("标记为已走过", "mark the square visited")],
-  ["    ArrayList<Point> points = next(new Point(col, row));", "next", C("下一步能走的位置", "where the knight can go next")],
-  ["    sort(points);", "sort", C("贪心：后续走法少的先试", "greedy: fewest onward moves first")],
-  ["    while (!points.isEmpty()) {", "loop", null],
-  ["        Point p = points.remove(0);", "loop", C("取出第一个候选", "take the first candidate")],
-  ["        if (!visited[p.y * X + p.x]) {", "loop", C("没走过才走", "only unvisited squares")],
-  ["            traversalChessBoard(chessBoard, p.y, p.x, step + 1);", "recurse", C("走下一步（递归）", "go one move deeper (recursion)")],
-  ["        }", "", null],
-  ["    }", "", null],
-  ["    if (step < X * Y && !finished) {", "check", C("没走完：这条路走不通", "not complete: a dead end")],
-  ["        chessBoard[row][col] = 0;", "reset", C("回溯：撤销这一步", "backtrack: undo this move")],
-  ["        visited[row * X + col] = false;", "reset", C("重新设为未走过", "unmark the square")],
-  ["    } else {", "", null],
-  ["        finished = true;", "finish", C("走遍全部格子！", "every square visited!")],
-  ["    }", "", null],
-  ["}", "", null],
-  ["", "", null],
-  ["// x = 列, y = 行；顺序 5 6 7 0 1 2 3 4", "", null],
-  ["static ArrayList<Point> next(Point cur) {", "", null],
-  ["    ArrayList<Point> points = new ArrayList<>();", "", null],
-  ["    Point p = new Point();", "", null],
-  ["    if ((p.x = cur.x - 2) >= 0 && (p.y = cur.y - 1) >= 0) points.add(new Point(p)); // 5", "", null],
-  ["    if ((p.x = cur.x - 1) >= 0 && (p.y = cur.y - 2) >= 0) points.add(new Point(p)); // 6", "", null],
-  ["    if ((p.x = cur.x + 1) < X && (p.y = cur.y - 2) >= 0) points.add(new Point(p)); // 7", "", null],
-  ["    if ((p.x = cur.x + 2) < X && (p.y = cur.y - 1) >= 0) points.add(new Point(p)); // 0", "", null],
-  ["    if ((p.x = cur.x + 2) < X && (p.y = cur.y + 1) < Y) points.add(new Point(p)); // 1", "", null],
-  ["    if ((p.x = cur.x + 1) < X && (p.y = cur.y + 2) < Y) points.add(new Point(p)); // 2", "", null],
-  ["    if ((p.x = cur.x - 1) >= 0 && (p.y = cur.y + 2) < Y) points.add(new Point(p)); // 3", "", null],
-  ["    if ((p.x = cur.x - 2) >= 0 && (p.y = cur.y + 1) < Y) points.add(new Point(p)); // 4", "", null],
-  ["    return points;", "", null],
-  ["}", "", null],
-  ["", "sort-def", null],
-  ["static void sort(ArrayList<Point> ps) {", "sort-def", C("Warnsdorff 贪心排序", "Warnsdorff's greedy ordering")],
-  ["    ps.sort((a, b) -> onward(a) - onward(b));", "sort-def", C("按后续走法数升序（只数没走过的格）", "ascending onward-move count (unvisited squares only)")],
-  ["}", "sort-def", null],
-  ["static int onward(Point p) {", "sort-def", C("后续走法：没走过的下一步", "onward moves: unvisited next squares")],
-  ["    int n = 0;", "sort-def", null],
-  ["    for (Point q : next(p)) if (!visited[q.y * X + q.x]) n++;", "sort-def", null],
-  ["    return n;", "sort-def", null],
-  ["}", "sort-def", null],
-];
-
-const PYTHON = [
-  ["# 马踏棋盘：深度优先搜索 + 回溯", "", null],
-  ["MOVES = [(-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2), (-1, 2), (-2, 1)]", "", C("(dx, dy)，顺序 5 6 7 0 1 2 3 4", "(dx, dy), order 5 6 7 0 1 2 3 4")],
-  ["", "", null],
-  ["def next_squares(x, y):", "", C("下一步能走的位置", "where the knight can go next")],
-  ["    return [(x + dx, y + dy) for dx, dy in MOVES", "", null],
-  ["            if 0 <= x + dx < X and 0 <= y + dy < Y and not visited[y + dy][x + dx]]", "", null],
-  ["", "", null],
-  ["def tour(x, y, step):", "", C("x = 列, y = 行", "x = column, y = row")],
-  ["    board[y][x] = step", "mark", C("记下这是第几步", "record the move number")],
-  ["    visited[y][x] = True", "mark", C("标记为已走过", "mark the square visited")],
-  ["    if step == X * Y:", "finish", C("走遍全部格子？", "every square visited?")],
-  ["        return not CLOSED or START in knight_moves(x, y)", "finish", C("闭合巡游还要能跳回起点", "a closed tour must end a move from the start")],
-  ["    candidates = next_squares(x, y)", "next", null],
-  ["    candidates.sort(key=lambda p: len(next_squares(*p)))", "sort", C("贪心：后续走法少的先试", "greedy: fewest onward moves first")],
-  ["    for nx, ny in candidates:", "loop", null],
-  ["        if tour(nx, ny, step + 1):", "recurse", C("走下一步（递归）", "go one move deeper (recursion)")],
-  ["            return True", "", null],
-  ["    board[y][x] = 0", "reset", C("回溯：撤销这一步", "backtrack: undo this move")],
-  ["    visited[y][x] = False", "reset", C("重新设为未走过", "unmark the square")],
-  ["    return False", "reset", null],
-];
+import { getLang } from "../core/i18n.js";
+import { JAVA, PYTHON } from "./code-listings.js";
 
 const KEYWORDS = new Set(
   (
-    "static void int boolean if else while return new for in def not and or True False " +
-    "lambda"
+    "static void int boolean if else while return new for in def not and or True False " + "lambda"
   ).split(" "),
 );
 const TYPES = new Set(["ArrayList", "Point"]);
@@ -91,7 +17,6 @@ export class CodePanel {
     this.pre = root.querySelector(".w-code");
     this.language = "java";
     this.algorithm = "seed";
-    this.lang = "zh";
     this.tags = "";
     this.lines = [];
     for (const tab of root.querySelectorAll("[data-code]")) {
@@ -102,9 +27,9 @@ export class CodePanel {
     }
   }
 
-  configure({ algorithm = this.algorithm, lang = this.lang } = {}) {
+  /** Show `algorithm`'s variant (none: the same again, in the page's language now). */
+  configure({ algorithm = this.algorithm } = {}) {
     this.algorithm = algorithm;
-    this.lang = lang;
     this.render();
   }
 
@@ -127,7 +52,7 @@ export class CodePanel {
       if (comment) {
         const note = document.createElement("span");
         note.className = "w-tok-comment";
-        note.textContent = `${code ? "  " : ""}${marker} ${comment[this.lang] ?? comment.en}`;
+        note.textContent = `${code ? "  " : ""}${marker} ${comment[getLang()] ?? comment.en}`;
         line.append(note);
       }
       line.append("\n");

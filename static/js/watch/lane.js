@@ -1,66 +1,77 @@
-// One watched run: its socket run, event player, board, counters, chart and narration.
-// The single view has one lane; race mode has two fed by the same clock. A class room's
-// lane has no run of its own: it shows players made from the room's stream (`show`).
+// One watched search: its board, counters, depth chart, narration and status badge, and
+// the stream that feeds it. The Watch page has one lane, two in race mode; a class room's
+// lane has no stream of its own: it shows the player the room's follower keeps (`show`).
 
-import { formatNumber, t } from "../i18n.js";
-import { BoardView } from "./board.js";
-import { decodeBatch, eventCandidates, squareLabel } from "./decode.js";
-import { Player } from "./player.js";
+import { Board } from "../board/board.js";
+import { markSearch, onward, setHeat, setPath } from "../board/state.js";
+import { t } from "../core/i18n.js";
+import { nameOf } from "../core/squares.js";
+import { RunFeed } from "../stream/feed.js";
+import { lastEventView } from "../stream/last-event.js";
+import { narrateDone, narrateEvent } from "../stream/narrate.js";
 import { runParams } from "./setup.js";
 import { DepthChart, Stats } from "./stats.js";
 
-const KNIGHT = [
-  [-1, -2],
-  [-2, -1],
-  [-2, 1],
-  [-1, 2],
-  [1, 2],
-  [2, 1],
-  [2, -1],
-  [1, -2],
-];
+const NARRATE_MS = 250; // playing fast, the narration changes at most this often
 
 export class Lane {
-  constructor(root) {
+  /** input: the board takes squares (picking the start); `board.onSquare` gets them. */
+  constructor(root, { input = true } = {}) {
     this.root = root;
-    this.board = new BoardView(root.querySelector('[data-role="board"]'));
+    this.board = new Board(root.querySelector('[data-role="board"]'), {
+      kind: "watch",
+      input,
+      heat: true,
+    });
     this.stats = new Stats(root);
     this.chart = new DepthChart(root.querySelector('[data-role="chart"]'));
     this.narration = root.querySelector('[data-role="narration"]');
     this.badge = root.querySelector('[data-role="badge"]');
     this.algorithmLabel = root.querySelector('[data-role="algorithm"]');
     this.historyNote = root.querySelector('[data-role="history-note"]');
+    this.feed = new RunFeed({
+      onDone: (msg) => {
+        this.root.dataset.serverNodes = msg.nodes;
+        this.root.dataset.serverBacktracks = msg.backtracks;
+        this.changed = true;
+      },
+      onError: (err) => this._fail(err),
+    });
     this.player = null;
-    this.run = null;
     this.settings = null;
     this.error = null;
-    this.generation = 0;
+    this.heat = false;
     this.narrated = "";
     this.narratedAt = 0;
     this.changed = true;
-    this.redrawAll = false; // the player was replaced: every square is redrawn
+    this.tags = "";
   }
 
-  /** Show an empty board of the chosen size (before a run, while picking the start). */
+  /** An empty board of the chosen size with its start square (before a run). */
   preview(settings) {
     this.detach();
     delete this.root.dataset.runMs;
     this.settings = settings;
     this.player = null;
     this.error = null;
-    if (this.board.rows !== settings.rows || this.board.cols !== settings.cols) {
-      this.board.build(settings.rows, settings.cols);
-    } else {
-      this.board.build(settings.rows, settings.cols); // clears every mark
-    }
-    this.board.setStart(settings.start);
+    if (!this.board.resize(settings.rows, settings.cols)) this.board.clear();
+    this.board.state.start = settings.start;
+    this.board.state.closed = settings.closed;
+    this.board.draw();
     this.setAlgorithm(settings.algorithm);
     this.chart.reset(settings.rows * settings.cols);
     this.chart.draw();
     this.stats.reset();
-    this._setStatus("idle");
-    this._say(t("watch.ui.narr.pick"));
     this.stats.show(emptyPlayer(settings));
+    this._setStatus("idle");
+    this.say(t("watch.ui.narr.pick"));
+  }
+
+  /** Move the start square (picking it before a run). */
+  setStart(sq) {
+    this.settings.start = sq;
+    this.board.state.start = sq;
+    this.board.draw();
   }
 
   setAlgorithm(algorithm) {
@@ -69,47 +80,26 @@ export class Lane {
     this.algorithmLabel.textContent = t(`watch.ui.algo.${algorithm}`);
   }
 
-  /** Start a run on `connection`; resolves when the server acknowledged it. */
+  /** Start a run on `connection`; resolves once the server acknowledged it. */
   async start(connection, settings, window) {
     this.preview(settings);
-    const generation = ++this.generation;
     this._setStatus("connecting");
-    this._say(t("watch.ui.narr.connecting"));
-    const params = runParams(settings);
-    const handlers = {
-      batch: (msg) => generation === this.generation && this._onBatch(msg),
-      done: (msg) => generation === this.generation && this._onDone(msg),
-      error: (err) => generation === this.generation && this._onError(err),
-    };
-    let run;
+    this.say(t("watch.ui.narr.connecting"));
+    let player;
     try {
-      run = await connection.start(params, handlers, { window });
+      player = await this.feed.start(connection, runParams(settings), { window });
     } catch (err) {
-      if (generation === this.generation) this._onError(err);
+      this._fail(err);
       throw err;
     }
-    if (generation !== this.generation) {
-      run.stop();
-      return null;
-    }
-    this.run = run;
+    if (!player) return null; // detached meanwhile
+    this.player = player;
     this.startedAt = performance.now();
-    const { ack } = run;
-    this.player = new Player({
-      rows: ack.rows,
-      cols: ack.cols,
-      path: ack.prefix || [],
-      counts: Boolean(ack.counts),
-    });
-    this.player.onFrontier = (n) => this.run?.consumed(n);
-    const chart = this.chart;
-    this.player.onNewEvent = (depth) => chart.push(depth);
-    for (const [kind, msg] of this.early || []) (kind === "done" ? this._onDone(msg) : this._onBatch(msg));
-    this.early = null;
+    player.onNewEvent = (depth) => this.chart.push(depth);
     this._setStatus("running");
-    this._say(t("watch.ui.narr.ready", { square: this.name(ack.start) }));
+    this.say(t("watch.ui.narr.ready", { square: this.name(this.feed.ack.start) }));
     this.changed = true;
-    return run;
+    return player;
   }
 
   /**
@@ -118,7 +108,11 @@ export class Lane {
    */
   show(settings, player, columns) {
     const shown = this.settings;
-    const same = shown && shown.rows === settings.rows && shown.cols === settings.cols && shown.start === settings.start;
+    const same =
+      shown &&
+      shown.rows === settings.rows &&
+      shown.cols === settings.cols &&
+      shown.start === settings.start;
     if (!same) this.preview(settings);
     this.detach();
     this.settings = settings;
@@ -127,16 +121,17 @@ export class Lane {
     this.error = null;
     this.startedAt ??= performance.now();
     this.chart.use(columns);
-    this.redrawAll = true;
     this.changed = true;
   }
 
   /** Stop the run (if any) and forget it. */
   detach() {
-    this.generation++;
-    this.run?.stop();
-    this.run = null;
-    this.early = null;
+    this.feed.stop();
+  }
+
+  /** Keep about `window` events in flight. */
+  setWindow(window) {
+    this.feed.setWindow(window);
   }
 
   get active() {
@@ -148,175 +143,98 @@ export class Lane {
   }
 
   name(sq) {
-    return squareLabel(sq, this.settings.rows, this.settings.cols);
+    return nameOf(sq, this.settings.rows, this.settings.cols);
+  }
+
+  setHeat(on) {
+    this.heat = on;
+    this.changed = true;
+    if (this.player) this.draw(performance.now());
   }
 
   // -- drawing ------------------------------------------------------------------------------
-  /** Redraw board, counters, chart and narration; `fast` throttles the narration. */
+  /** Redraw the board, counters, chart and narration; `fast` throttles the narration. */
   draw(now, { fast = false } = {}) {
-    const player = this.player;
+    const { player, board } = this;
     if (!player) return;
-    const last = player.lastEvent();
-    const view = { cands: [], counts: null, tried: 0, dead: -1 };
-    let tags = "";
-    let text = null;
-    if (last && last.data[last.off] >= 0) {
-      const sq = last.data[last.off];
-      const { squares, counts } = eventCandidates(last.data, last.off, player.counts);
-      const at = squares.indexOf(sq);
-      view.cands = squares;
-      view.counts = counts ?? squares.map((c) => this.onward(c));
-      view.tried = at; // candidates before `sq` were tried already
-      if (squares.length === 0) {
-        tags = "mark next sort";
-        text =
-          this.settings.algorithm === "construct" && player.depth > 1
-            ? t("watch.ui.narr.place", { n: player.depth, square: this.name(sq) })
-            : t("watch.ui.narr.start", { square: this.name(sq) });
-      } else {
-        tags = "recurse mark next sort";
-        const n = counts ? counts[at] : this.onward(sq);
-        text = t(n === 1 ? "watch.ui.narr.try.one" : "watch.ui.narr.try", {
-          square: this.name(sq),
-          n,
-        });
-      }
-    } else if (last) {
-      const sq = -1 - last.data[last.off];
-      view.dead = sq;
-      tags = "reset check";
-      text =
-        player.depth > 0
-          ? t("watch.ui.narr.back", { square: this.name(sq), to: this.name(player.head) })
-          : t("watch.ui.narr.back.root", { square: this.name(sq) });
-    }
-    if (player.finished && player.done) {
-      text = this._doneText(player.done);
-      if (player.done.status === "found") tags = "finish";
-      view.cands = [];
-      view.dead = -1;
+    const state = board.state;
+    setPath(state, player.path, player.depth);
+    setHeat(state, this.heat ? player.entered : null);
+    const view = lastEventView(player);
+    const ended = player.finished && player.done;
+    markSearch(state, ended ? {} : { ...view, dead: view.back });
+    state.status = ended ? player.done.status : "";
+    board.draw({ flash: !fast });
+    const count = (sq) => onward(state, sq);
+    let text = narrateEvent(view, player, { algorithm: this.settings.algorithm, onward: count });
+    this.tags = codeTags(view);
+    if (ended) {
+      text = narrateDone(player.done, player, this.settings.start);
+      if (player.done.status === "found") this.tags = "finish";
     }
     if (this.error) text = this.error;
-    this.board.draw(player, view, { full: this.redrawAll });
-    this.redrawAll = false;
     this.stats.show(player);
     this.chart.draw(player.pos);
     this.historyNote.hidden = player.historyStart === player.origin;
-    if (text !== null && (!fast || now - this.narratedAt > 250 || player.finished)) {
-      this._say(text);
+    if (text !== null && (!fast || now - this.narratedAt > NARRATE_MS || player.finished)) {
+      this.say(text);
       this.narratedAt = now;
     }
-    this.tags = tags;
     this.changed = false;
-  }
-
-  /** The onward-move count of `sq` now: its unvisited knight neighbours. */
-  onward(sq) {
-    const { rows, cols, order } = this.player;
-    const r = Math.floor(sq / cols);
-    const c = sq % cols;
-    let n = 0;
-    for (const [dr, dc] of KNIGHT) {
-      const rr = r + dr;
-      const cc = c + dc;
-      if (rr >= 0 && rr < rows && cc >= 0 && cc < cols && order[rr * cols + cc] === 0) n++;
-    }
-    return n;
   }
 
   /** Re-render texts after a language switch. */
   relabel() {
     this.setAlgorithm(this.root.dataset.algorithm || "seed");
-    this._setStatus(this.root.dataset.status || "idle");
+    this._setStatus(this.root.dataset.status || "idle", { force: true });
     this.stats.shown = {};
     this.narratedAt = 0;
+    this.board.draw({ relabel: true });
     if (this.player) this.draw(performance.now());
-    else this._say(t("watch.ui.narr.pick"));
+    else this.say(t("watch.ui.narr.pick"));
   }
 
-  // -- socket input -------------------------------------------------------------------------
-  _onBatch(msg) {
-    if (!this.player) {
-      (this.early ||= []).push(["batch", msg]); // a batch racing the acknowledgement
-      return;
-    }
-    try {
-      this.player.push(decodeBatch(msg.events, { counts: this.player.counts, squares: this.player.squares }));
-    } catch (err) {
-      this._onError(err);
-    }
-    this.changed = true;
-  }
-
-  _onDone(msg) {
-    if (!this.player) {
-      (this.early ||= []).push(["done", msg]);
-      return;
-    }
-    this.player.finish(msg);
-    this.root.dataset.serverNodes = msg.nodes;
-    this.root.dataset.serverBacktracks = msg.backtracks;
-    this.changed = true;
-  }
-
-  _onError(err) {
-    this.error = err?.message || String(err);
-    this._setStatus("error");
-    this._say(this.error);
-    this.run = null;
-    this.changed = true;
-  }
-
-  _doneText(done) {
-    const params = {
-      squares: formatNumber(this.player.squares),
-      nodes: formatNumber(done.nodes),
-      backtracks: formatNumber(done.backtracks),
-      square: this.name(this.settings.start),
-    };
-    if (done.status === "budget") {
-      return t(done.limit === "time" ? "watch.ui.narr.budget.time" : "watch.ui.narr.budget", params);
-    }
-    return t(`watch.ui.narr.${done.status}`, params);
-  }
-
-  /** Status shown on the badge; `finish` also sets it from the run's outcome. */
+  /** The badge: the run's outcome once finished, else whether it plays. */
   updateStatus(playing) {
     if (this.error !== null || !this.player) return;
-    if (this.player.finished) {
-      if (!this.root.dataset.runMs) {
-        // From the acknowledgement to the last event drawn (read by the browser benchmark).
-        this.root.dataset.runMs = (performance.now() - this.startedAt).toFixed(1);
-      }
-      this._setStatus(this.player.done.status);
-    }
-    else this._setStatus(playing ? "running" : "paused");
-  }
-
-  _setStatus(status) {
-    if (this.root.dataset.status === status && this.badge.dataset.i18n === `watch.ui.status.${status}`) {
+    if (!this.player.finished) {
+      this._setStatus(playing ? "running" : "paused");
       return;
     }
+    // From the acknowledgement to the last event drawn (read by the browser benchmark).
+    this.root.dataset.runMs ||= (performance.now() - this.startedAt).toFixed(1);
+    this._setStatus(this.player.done.status);
+  }
+
+  _fail(err) {
+    this.error = err?.message || String(err);
+    this._setStatus("error");
+    this.say(this.error);
+    this.changed = true;
+  }
+
+  _setStatus(status, { force = false } = {}) {
+    if (this.root.dataset.status === status && !force) return;
     this.root.dataset.status = status;
     this.badge.dataset.i18n = `watch.ui.status.${status}`;
     this.badge.textContent = t(`watch.ui.status.${status}`);
   }
 
-  _say(text) {
+  /** The narration line (`text` as is). */
+  say(text) {
     if (this.narrated === text) return;
     this.narrated = text;
     this.narration.textContent = text;
   }
 }
 
+/** The code panel's lines for the event `view`: what the algorithm's code does there. */
+function codeTags(view) {
+  if (view.move >= 0) return view.candidates.length ? "recurse mark next sort" : "mark next sort";
+  return view.back >= 0 ? "reset check" : "";
+}
+
 function emptyPlayer(settings) {
-  return {
-    moves: 0,
-    backtracks: 0,
-    depth: 0,
-    maxDepth: 0,
-    pos: 0,
-    received: 0,
-    squares: settings.rows * settings.cols,
-  };
+  const squares = settings.rows * settings.cols;
+  return { moves: 0, backtracks: 0, depth: 0, maxDepth: 0, pos: 0, received: 0, squares };
 }

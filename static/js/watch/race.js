@@ -1,14 +1,16 @@
-// Race mode: two lanes on the same board and start, started together and drawn by the
-// same clock (the same number of events per frame), each with its own counters. The
-// verdict compares the work each algorithm needed.
+// Race mode: two lanes on the same board and start, started together and played by the
+// same clock (both stand at the same event index), each with its own counters. The verdict
+// compares the work each algorithm needed.
 
-import { formatNumber, t } from "../i18n.js";
+import { formatNumber, t } from "../core/i18n.js";
 
 /** Start both lanes together: each run is acknowledged before either is drawn. */
 export async function startRace(connection, lanes, settings, window) {
   const algorithms = [settings.algorithm, settings.algorithmB];
   const runs = await Promise.allSettled(
-    lanes.map((lane, i) => lane.start(connection, { ...settings, algorithm: algorithms[i] }, window)),
+    lanes.map((lane, i) =>
+      lane.start(connection, { ...settings, algorithm: algorithms[i] }, window),
+    ),
   );
   const failed = runs.find((r) => r.status === "rejected");
   if (failed) {

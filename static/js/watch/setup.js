@@ -1,20 +1,27 @@
 // The settings form shared by the Watch page and the class room's teacher page: board size
-// (with presets), algorithm, open or closed tour and pruning.
+// (with presets, within the server's limits), algorithm, open or closed tour and pruning.
 
-export const SIZE_LIMIT = { search: 30, construct: 100 };
+import { boardLimits, clampSide } from "../core/limits.js";
 
-export function clampInt(value, lo, hi, fallback) {
-  const n = Number.parseInt(value, 10);
-  return Number.isFinite(n) ? Math.max(lo, Math.min(hi, n)) : fallback;
+/** The size limit of `algorithm`: the construction's boards are larger than a search's. */
+export function sizeLimit(algorithm) {
+  const limits = boardLimits();
+  return algorithm === "construct" ? limits.construct : limits.search;
 }
 
-/** The board settings in `form`; the start square is kept from `previous` if the size is the same. */
+/** Let the rows and cols fields go as far as the form's algorithms allow. */
+export function fitSizeFields(form, algorithms) {
+  const limit = sizeLimit(algorithms.includes("construct") ? "construct" : "search");
+  for (const input of [form.elements.rows, form.elements.cols]) input.max = limit.max;
+}
+
+/** The board settings in `form`; the start square is kept from `previous` on the same size. */
 export function readBoardForm(form, previous) {
   const data = new FormData(form);
   const algorithm = data.get("algorithm");
-  const limit = algorithm === "construct" ? SIZE_LIMIT.construct : SIZE_LIMIT.search;
-  const rows = clampInt(data.get("rows"), 3, limit, 5);
-  const cols = clampInt(data.get("cols"), 3, limit, 5);
+  const limit = sizeLimit(algorithm);
+  const rows = clampSide(data.get("rows"), limit, 5);
+  const cols = clampSide(data.get("cols"), limit, 5);
   const keep = previous && previous.rows === rows && previous.cols === cols;
   return {
     rows,
@@ -27,7 +34,8 @@ export function readBoardForm(form, previous) {
 }
 
 export function setRadio(root, name, value) {
-  for (const input of root.querySelectorAll(`input[name="${name}"]`)) input.checked = input.value === value;
+  for (const input of root.querySelectorAll(`input[name="${name}"]`))
+    input.checked = input.value === value;
 }
 
 /** Check the size preset that matches the rows and cols fields (or none). */
@@ -57,4 +65,27 @@ export function runParams(settings) {
     closed: settings.closed,
     pruning: settings.pruning,
   };
+}
+
+/** A run's or a room's settings (start is [row, col]) -> lane settings (start is a square). */
+export function laneSettings(settings) {
+  return {
+    rows: settings.rows,
+    cols: settings.cols,
+    start: settings.start[0] * settings.cols + settings.start[1],
+    algorithm: settings.algorithm,
+    closed: settings.closed,
+    pruning: settings.pruning,
+    race: false,
+  };
+}
+
+/** Put `settings` ({rows, cols, algorithm, closed, pruning}) on the form. */
+export function fillBoardForm(form, settings) {
+  form.elements.rows.value = settings.rows;
+  form.elements.cols.value = settings.cols;
+  syncPreset(form);
+  setRadio(form, "algorithm", settings.algorithm);
+  setRadio(form, "tour", settings.closed ? "closed" : "open");
+  form.elements.pruning.checked = settings.pruning;
 }

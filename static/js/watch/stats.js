@@ -1,8 +1,8 @@
 // Live statistics of one run: exact counters, events/s, elapsed time, and the depth chart
 // (the backtracking sawtooth) drawn on a canvas.
 
-import { formatNumber, formatTime } from "../i18n.js";
-import { DepthColumns } from "./columns.js";
+import { formatNumber, formatTime } from "../core/i18n.js";
+import { DepthColumns } from "../stream/columns.js";
 
 /** The counters shown in elements marked data-stat="<name>" inside `root`. */
 export class Stats {

@@ -1,40 +1,81 @@
 // The transport bar shared by the Watch page and the class room's teacher page: the
-// buttons and keys that drive playback, the play/pause button and the seek slider.
+// buttons and keys that drive playback (Space, → and ←, End), the speed slider and the
+// seek slider. What they do is the page's (`actions`); the bar only shows what it is told.
 
-import { t } from "../i18n.js";
+import { t } from "../core/i18n.js";
+import { speedLabel, speedToStep, stepToSpeed } from "./speed.js";
 
-/** Wire every [data-action] button, and Space / → / ← / End, to `actions`. */
-export function bindActions(actions) {
-  for (const button of document.querySelectorAll("[data-action]")) {
-    button.addEventListener("click", () => actions[button.dataset.action]());
+const $ = (selector) => document.querySelector(selector);
+const KEYS = { " ": "play", ArrowRight: "step", ArrowLeft: "back", End: "end" };
+
+export class Transport {
+  /**
+   * actions: {play, step, back, end, restart?}() for the buttons and keys, speed(speed,
+   * {done}) for the speed slider, seek(index, {done}) for the seek slider; `done` is false
+   * while a slider is being dragged.
+   */
+  constructor(actions) {
+    this.actions = actions;
+    this.speedInput = $("#w-speed");
+    this.speedOut = $("#w-speed-out");
+    this.seekInput = $("#w-seek");
+    this.buttons = {};
+    for (const button of document.querySelectorAll("[data-action]")) {
+      this.buttons[button.dataset.action] = button;
+      button.addEventListener("click", () => actions[button.dataset.action]());
+    }
+    document.addEventListener("keydown", (event) => {
+      const key = KEYS[event.key];
+      if (!key || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.target.closest("input, select, textarea, [role=grid]")) return;
+      if (this.buttons[key].disabled) return;
+      event.preventDefault();
+      actions[key]();
+    });
+    this.speedInput.addEventListener("input", () => {
+      this.showSpeed();
+      actions.speed(this.speed, { done: false });
+    });
+    this.speedInput.addEventListener("change", () => actions.speed(this.speed, { done: true }));
+    const seek = (done) => actions.seek(Number(this.seekInput.value), { done });
+    this.seekInput.addEventListener("input", () => seek(false));
+    this.seekInput.addEventListener("change", () => seek(true));
+    this.showSpeed();
   }
 
-  document.addEventListener("keydown", (event) => {
-    if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
-    const key = { " ": "play", ArrowRight: "step", ArrowLeft: "back", End: "end" }[event.key];
-    if (!key || document.querySelector(`[data-action="${key}"]`).disabled) return;
-    event.preventDefault();
-    actions[key]();
-  });
-}
+  /** The slider's speed in events per second; null on its last step (as fast as it draws). */
+  get speed() {
+    return stepToSpeed(Number(this.speedInput.value));
+  }
 
-/** Show `playing` on the play/pause button. */
-export function showPlaying(button, playing) {
-  button.setAttribute("aria-pressed", String(playing));
-  button.dataset.playing = String(playing);
-  const label = playing ? t("watch.ui.pause") : t("watch.ui.play");
-  button.setAttribute("aria-label", label);
-  button.title = label;
-}
+  set speed(speed) {
+    this.speedInput.value = speedToStep(speed);
+    this.showSpeed();
+  }
 
-/** Fit the seek slider to `player` (null: nothing to seek). */
-export function showSeek(input, player) {
-  if (player) {
-    input.disabled = false;
-    input.min = player.historyStart;
-    input.max = player.received;
-    if (document.activeElement !== input) input.value = player.pos;
-  } else {
-    input.disabled = true;
+  showSpeed() {
+    this.speedOut.textContent = speedLabel(this.speed);
+  }
+
+  /**
+   * Show the playback: `playing`; which buttons work (`enabled`: {back, step, end, play,
+   * restart}); the seek slider's range and position ({min, max, value}, or null: off).
+   */
+  show({ playing, enabled, seek }) {
+    for (const [action, on] of Object.entries(enabled)) {
+      if (this.buttons[action]) this.buttons[action].disabled = !on;
+    }
+    const play = this.buttons.play;
+    play.setAttribute("aria-pressed", String(playing));
+    play.dataset.playing = String(playing);
+    const label = playing ? t("watch.ui.pause") : t("watch.ui.play");
+    play.setAttribute("aria-label", label);
+    play.title = label;
+    const input = this.seekInput;
+    input.disabled = !seek;
+    if (!seek) return;
+    input.min = seek.min;
+    input.max = seek.max;
+    if (document.activeElement !== input) input.value = seek.value;
   }
 }

@@ -1,6 +1,6 @@
-// The client's model: the last state the server sent plus what only the page
-// knows (the highlighted hint, the keyboard focus). Nothing here decides
-// legality or a win; the derived "view" only reshapes the server's state.
+// The Play page's model: the last game the server sent, plus what only the page knows (the
+// square a hint pointed at, a start square awaiting confirmation) and the messages it shows.
+// Nothing here decides legality or a win: board/state.js draws the server's game as it is.
 
 const STORAGE_KEY = "knights-tour.game";
 
@@ -9,7 +9,8 @@ export const store = {
   receivedAt: 0, // performance.now() when `game` arrived, for the ticking clock
   hint: null, // [row, col] the last hint pointed at, until the position changes
   pendingStart: null, // [row, col] a start square the theory rejected, awaiting a confirming click
-  focus: [0, 0], // the roving-tabindex square
+  startWarning: null, // the text shown while `pendingStart` awaits its confirmation
+  hintMessage: null, // {key?, params?, text?}: the last hint's words, under the controls
 };
 
 export function setGame(game) {
@@ -58,33 +59,4 @@ export function elapsedNow() {
   const running = game.status === "playing" || game.status === "stuck";
   const extra = running ? (performance.now() - store.receivedAt) / 1000 : 0;
   return (game.elapsed || 0) + extra;
-}
-
-/**
- * Per-square view of the state: `states[i]` is one of empty | visited | current | legal,
- * `numbers[i]` the move number (1 = the start) or 0.
- */
-export function deriveView(game) {
-  const size = game.rows * game.cols;
-  const states = new Array(size).fill("empty");
-  const numbers = new Array(size).fill(0);
-  const index = ([r, c]) => r * game.cols + c;
-  game.path.forEach((sq, i) => {
-    const k = index(sq);
-    states[k] = "visited";
-    numbers[k] = i + 1;
-  });
-  let current = null;
-  if (game.returned && game.start) current = game.start;
-  else if (game.path.length) current = game.path.at(-1);
-  if (current) states[index(current)] = "current";
-  if (game.status === "new" || game.status === "playing") {
-    for (const sq of game.legal) {
-      const k = index(sq);
-      if (states[k] !== "current") states[k] = "legal";
-    }
-  }
-  const start = game.start ? index(game.start) : -1;
-  const hint = store.hint ? index(store.hint) : -1;
-  return { states, numbers, current, start, hint };
 }

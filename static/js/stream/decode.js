@@ -6,7 +6,6 @@
 //   -1 - sq                  backtrack from sq
 // A decoded batch is a Chunk: the ints as an Int32Array plus the offset where each event
 // starts, so a player can walk it forwards and backwards without parsing twice.
-// No DOM here: the Play page can reuse this module as is.
 
 export const MAX_CANDIDATES = 8; // a knight has at most 8 moves
 
@@ -73,29 +72,4 @@ export function eventCandidates(data, off, counts) {
   const squares = Array.from(data.subarray(off + 2, off + 2 + k));
   const onward = counts ? Array.from(data.subarray(off + 2 + k, off + 2 + 2 * k)) : null;
   return { squares, counts: onward };
-}
-
-/** `row * cols + col` <-> [row, col] (row 0 at the top, as in the engine). */
-export function rowCol(sq, cols) {
-  return [Math.floor(sq / cols), sq % cols];
-}
-
-/**
- * Chess name of a square, a1 bottom-left. Files run a..z, then aa, ab, ... so boards up to
- * 100 columns (the construction's limit) still get unique names.
- */
-export function squareLabel(sq, rows, cols) {
-  const row = Math.floor(sq / cols);
-  const col = sq % cols;
-  return `${fileName(col)}${rows - row}`;
-}
-
-export function fileName(col) {
-  let name = "";
-  let c = col;
-  do {
-    name = String.fromCharCode(97 + (c % 26)) + name;
-    c = Math.floor(c / 26) - 1;
-  } while (c >= 0);
-  return name;
 }

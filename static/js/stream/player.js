@@ -9,7 +9,7 @@
 // event 0, and takes the room's feed by global index (`append`).
 // No DOM here: the Play page's "show me" can reuse it.
 
-import { ProtocolError, decodeBatch, dropEvents } from "./decode.js";
+import { decodeBatch, dropEvents, ProtocolError } from "./decode.js";
 
 export const DEFAULT_HISTORY_INTS = 4_000_000; // ~16 MB of Int32: millions of events
 
@@ -57,9 +57,13 @@ export class Player {
    * `snapshot`: path, counters, heat = entries per square), holding the snapshot's events.
    * It steps back no further than `at`.
    */
-  static fromSnapshot(snapshot, { rows, cols, counts = false, historyInts = DEFAULT_HISTORY_INTS }) {
+  static fromSnapshot(
+    snapshot,
+    { rows, cols, counts = false, historyInts = DEFAULT_HISTORY_INTS },
+  ) {
     const player = new Player({ rows, cols, path: snapshot.path, counts, historyInts });
-    if (snapshot.heat.length !== player.squares) throw new ProtocolError("the snapshot's heat map has the wrong size");
+    if (snapshot.heat.length !== player.squares)
+      throw new ProtocolError("the snapshot's heat map has the wrong size");
     player.entered.set(snapshot.heat);
     player.moves = snapshot.nodes;
     player.backtracks = snapshot.backtracks;
@@ -67,7 +71,8 @@ export class Player {
     const at = snapshot.at;
     player.pos = player.frontier = player.received = player.origin = player.historyStart = at;
     const chunk = decodeBatch(snapshot.events, { counts, squares: player.squares });
-    if (chunk.count !== snapshot.count) throw new ProtocolError("the snapshot's count does not match its events");
+    if (chunk.count !== snapshot.count)
+      throw new ProtocolError("the snapshot's count does not match its events");
     if (chunk.count > 0) player.push(chunk);
     return player;
   }

@@ -1,9 +1,9 @@
 // The Socket.IO side of the watch protocol (docs/protocol.md): one socket on the `/watch`
 // namespace, any number of runs on it (race mode uses two), credit-based flow control.
 //
-// Credit is granted only for events the viewer has DRAWN (`run.drawn(n)`), so a paused
-// viewer pauses the search on the server, and the events held in the browser never exceed
-// the window. No DOM here: the Play page's "show me" can reuse it.
+// Credit is granted only for events the viewer has consumed (`run.consumed(n)`, called by
+// stream/feed.js as its player moves on), so a paused viewer pauses the search on the
+// server, and the events held in the browser never exceed the window. No DOM here.
 //
 // socket.io-client is the vendored UMD build (static/vendor/socket.io/), loaded by a
 // classic <script> before the modules; pass `io` explicitly to use another copy.

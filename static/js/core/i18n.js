@@ -1,0 +1,59 @@
+// The browser's copy of the server's catalogue (GET /api/i18n): every visible word comes
+// from it, so the page and the API never disagree. No DOM here (core/language.js marks the
+// document), so every module that speaks can be imported and tested outside a browser.
+
+const HTML_LANG = { zh: "zh-CN", en: "en" };
+let lang = "zh";
+let messages = {};
+
+export function getLang() {
+  return lang;
+}
+
+/** The BCP 47 tag of `next` ("zh" -> "zh-CN"), for <html lang> and Intl. */
+export function htmlLang(next = lang) {
+  return HTML_LANG[next] ?? HTML_LANG.zh;
+}
+
+/** Make `catalogue` ({key: template}) the current language's words. */
+export function useCatalogue(next, catalogue) {
+  lang = next === "en" ? "en" : "zh";
+  messages = catalogue;
+}
+
+/** Fetch the catalogue for `next` ("zh" | "en") and make it current. */
+export async function loadCatalogue(next, { fetch = globalThis.fetch } = {}) {
+  const response = await fetch(`/api/i18n?lang=${encodeURIComponent(next)}`, {
+    headers: { Accept: "application/json" },
+  });
+  if (!response.ok) throw new Error(`catalogue ${response.status}`);
+  const data = await response.json();
+  useCatalogue(next, data.messages ?? data.catalogue ?? data);
+}
+
+/** The message `key` with `{name}` placeholders filled from `params`; the key if unknown. */
+export function t(key, params = {}) {
+  const template = messages[key];
+  if (template === undefined) return key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+export function has(key) {
+  return key in messages;
+}
+
+/** 75.2 -> "1:15"; an hour or more -> "1:02:03". */
+export function formatTime(seconds) {
+  const total = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+/** 1234567 -> "1,234,567" in the current language. */
+export function formatNumber(n) {
+  return new Intl.NumberFormat(htmlLang()).format(n);
+}

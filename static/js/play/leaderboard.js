@@ -1,0 +1,65 @@
+// The Play page's leaderboard of the current board and mode: runs without hints, and
+// those with. Names are plain text, never markup.
+
+import { formatTime, t } from "../core/i18n.js";
+import { api } from "./api.js";
+
+export class Leaderboard {
+  /** board: the heading's board line; unassisted, assisted: the two lists. */
+  constructor({ board, unassisted, assisted, onError }) {
+    Object.assign(this, { boardLine: board, unassisted, assisted, onError });
+    this.key = "";
+  }
+
+  /** Show `game`'s board's leaderboard (fetched once per board unless `force`). */
+  async show(game, { force = false } = {}) {
+    const key = `${game.rows}x${game.cols}:${game.closed}`;
+    const mode = t(game.closed ? "ui.mode.closed" : "ui.mode.open");
+    this.boardLine.textContent = `${game.rows}×${game.cols} · ${mode}`;
+    if (key === this.key && !force) return;
+    this.key = key;
+    try {
+      const board = await api.leaderboard(game.rows, game.cols, game.closed);
+      if (this.key !== key) return;
+      fill(this.unassisted, board.unassisted ?? []);
+      fill(this.assisted, board.assisted ?? []);
+    } catch (err) {
+      this.key = "";
+      this.onError(err);
+    }
+  }
+
+  /** Fetch it again next time (a language switch, a new entry). */
+  forget() {
+    this.key = "";
+  }
+}
+
+function fill(list, entries) {
+  const items = entries.map((entry) => {
+    const li = document.createElement("li");
+    const name = span("lb-name", entry.name);
+    const extra = span(
+      "lb-extra",
+      entry.hints
+        ? t("ui.lb.hints", { n: entry.hints })
+        : t("ui.lb.moves", { n: entry.moves ?? "" }),
+    );
+    li.append(name, extra, span("lb-time", formatTime(entry.seconds ?? 0)));
+    return li;
+  });
+  if (!items.length) {
+    const li = document.createElement("li");
+    li.className = "lb-empty";
+    li.textContent = t("ui.lb.empty");
+    items.push(li);
+  }
+  list.replaceChildren(...items);
+}
+
+function span(className, text) {
+  const el = document.createElement("span");
+  el.className = className;
+  el.textContent = text;
+  return el;
+}

@@ -1,0 +1,197 @@
+"""Every page at a phone's size (375x667) and a desktop's (1280x800), in a fixed position, as
+PNGs under test-artifacts/screens/ (``SCREENS_DIR`` elsewhere): the set to compare by eye
+before and after a change to the browser code. Each shot also fails on a JavaScript error
+or on a page wider than its screen.
+
+A minute of chromium: run on demand (``make screens``), not by ``make test``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from server.engine.board import Board
+from server.engine.search import solve
+
+from .conftest import ARTIFACTS, playwright_sync
+
+expect = playwright_sync.expect
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.environ.get("SCREENS"), reason="make screens takes these"),
+]
+
+SIZES = {
+    "phone": {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True},
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+}
+SQUARE = '{board} .sq[data-row="{row}"][data-col="{col}"]'
+PLAY_OPENING = [(7, 0), (5, 1), (3, 0), (1, 1), (0, 3)]
+SHOW_ME_FROM = [(5, 7), (3, 6), (1, 7), (2, 5), (0, 6)]
+
+
+@pytest.fixture(scope="module")
+def screens() -> Path:
+    folder = Path(os.environ.get("SCREENS_DIR", ARTIFACTS / "screens"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def shoot(page, folder: Path, name: str) -> None:
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(150)  # transitions settle
+    page.screenshot(path=str(folder / f"{name}.png"))
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], name
+
+
+def api(page, method: str, path: str, body: dict | None = None) -> dict:
+    return page.evaluate(
+        """async ([method, path, body]) => {
+            const init = {method, headers: {"Content-Type": "application/json"}};
+            if (body) init.body = JSON.stringify(body);
+            return (await fetch(path, init)).json();
+        }""",
+        [method, path, body],
+    )
+
+
+def play_page(page, rows: int, moves) -> None:
+    """A Play game made through the API, then opened as a reload would."""
+    page.goto("/?lang=en")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    game = api(page, "POST", "/api/games", {"rows": rows, "cols": rows, "closed": False})
+    for row, col in moves:
+        api(page, "POST", f"/api/games/{game['id']}/moves", {"row": row, "col": col})
+    page.evaluate("id => localStorage.setItem('knights-tour.game', id)", game["id"])
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+
+
+def stat(page, name: str) -> int:
+    text = page.locator(f"[data-side=a] [data-stat={name}]").text_content()
+    return int(re.sub(r"\D", "", text) or 0)
+
+
+def watch_at(page, query: str, shown: int) -> None:
+    """The Watch page paused after exactly ``shown`` events."""
+    page.goto(f"/watch?lang=en{query}&speed=1&go=1")
+    page.wait_for_selector("[data-side=a][data-status=running]")
+    page.click("[data-action=play]")
+    page.wait_for_function(
+        "() => document.querySelector('[data-side=a] [data-stat=received]').textContent !== '0'"
+    )
+    for _ in range(200):
+        now = stat(page, "shown")
+        if now == shown:
+            return
+        page.click("[data-action=step]" if now < shown else "[data-action=back]")
+    raise AssertionError("could not reach the position")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_play(new_page, screens, size):
+    page = new_page(**SIZES[size])
+    play_page(page, 8, PLAY_OPENING)
+    page.click('.controls [data-action="hint"]')
+    expect(page.locator('#board .sq[data-hint="true"]')).to_have_count(1)
+    shoot(page, screens, f"play-{size}")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_play_win_replay(new_page, screens, size):
+    page = new_page(**SIZES[size])
+    play_page(page, 5, [divmod(sq, 5) for sq in solve(Board(5, 5), 0).tour])
+    expect(page.locator("#win")).to_be_visible()
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(screens / f"play-win-{size}.png"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_show_me(new_page, screens, size):
+    page = new_page(**SIZES[size])
+    play_page(page, 8, SHOW_ME_FROM)
+    page.click('.controls [data-action="show-me"]')
+    page.wait_for_function("() => +document.querySelector('#showme').dataset.events > 12")
+    page.screenshot(path=str(screens / f"showme-{size}.png"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_watch(new_page, screens, size):
+    page = new_page(**SIZES[size])
+    watch_at(page, "&rows=6&cols=6&start=0,0&algorithm=warnsdorff", 14)
+    shoot(page, screens, f"watch-{size}")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_watch_race_and_heat(new_page, screens, size):
+    page = new_page(**SIZES[size])
+    page.goto("/watch?lang=en&rows=6&cols=6&start=0,0&b=warnsdorff&speed=max&go=1")
+    page.wait_for_selector("[data-side=a][data-status=found]", timeout=60_000)
+    page.wait_for_selector("[data-side=b][data-status=found]")
+    page.locator("label.w-heat-toggle").click()
+    shoot(page, screens, f"watch-race-heat-{size}")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_class_entry_pages(new_page, screens, size):
+    page = new_page(**SIZES[size])
+    page.goto("/class/new?lang=en")
+    shoot(page, screens, f"class-new-{size}")
+    page.goto("/class?lang=zh")
+    shoot(page, screens, f"class-join-{size}")
+
+
+def test_class_teacher_and_students(new_page, screens):
+    teacher = new_page(**SIZES["desktop"])
+    teacher.goto("/class/new?lang=en")
+    teacher.click("#c-open")
+    room = teacher.locator("#class")
+    expect(room).to_have_attribute("data-connection", "joined")
+    code = teacher.get_attribute("#class", "data-code")
+    students = {size: new_page(**SIZES[size]) for size in SIZES}
+    for student in students.values():
+        student.goto(f"/class/{code}?lang=en")
+        expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
+
+    teacher.locator("label.chip", has_text="6×6").click()
+    teacher.click(SQUARE.format(board=".c-lane", row=0, col=0))
+    teacher.click("#c-go")
+    expect(room).to_have_attribute("data-follow", "ended")  # 36 moves: over at once
+    expect(room).to_have_attribute("data-playing", "false")  # the page paused at the end
+    expect(room).to_have_attribute("data-pending", "0")
+    teacher.eval_on_selector(
+        "#w-seek",
+        """el => { el.value = 30; el.dispatchEvent(new Event('input', {bubbles: true}));
+                   el.dispatchEvent(new Event('change', {bubbles: true})); }""",
+    )
+    expect(room).to_have_attribute("data-pending", "0")
+    expect(room).to_have_attribute("data-pos", "30")
+    for student in students.values():
+        expect(student.locator("#class")).to_have_attribute("data-pos", "30")
+
+    teacher.fill('#c-puzzle-form input[name="rows"]', "5")
+    teacher.fill('#c-puzzle-form input[name="cols"]', "5")
+    teacher.click("#c-puzzle-go")
+    expect(teacher.locator("#c-puzzle-now")).to_be_visible()
+    shoot(teacher, screens, "class-teacher-desktop")
+    teacher.set_viewport_size(SIZES["phone"]["viewport"])
+    shoot(teacher, screens, "class-teacher-phone")
+
+    tour = solve(Board(5, 5), 20).tour  # a1 is row 4, column 0
+    for size, student in students.items():
+        expect(student.locator("#c-tab-puzzle")).to_be_visible()
+        shoot(student, screens, f"class-student-{size}")
+        student.click("#c-tab-puzzle")
+        student.fill("#c-name", f"Ann {size}")
+        student.click("#c-try")
+        for sq in tour[1:5]:
+            square = SQUARE.format(board="#c-puzzle-board", row=sq // 5, col=sq % 5)
+            student.click(square)
+            expect(student.locator(square)).to_have_attribute("data-state", "current")
+        shoot(student, screens, f"class-puzzle-{size}")

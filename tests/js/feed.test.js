@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { WatchConnection } from "../../static/js/stream/connection.js";
+import { RunFeed } from "../../static/js/stream/feed.js";
+import { FakeSocket, fakeIo, settle } from "./support/fake-socket.js";
+import { flat, replay, searchEvents } from "./support/search.js";
+
+const EVENTS = searchEvents(6, 6, 0, 5000);
+const PARAMS = {
+  rows: 6,
+  cols: 6,
+  start: [0, 0],
+  algorithm: "seed",
+  closed: false,
+  pruning: false,
+};
+const ACK = { ok: true, rows: 6, cols: 6, start: 0, prefix: [], counts: false };
+
+function batch(run, seq, from, to) {
+  return { run, seq, events: flat(EVENTS.slice(from, to)), nodes: 0, backtracks: 0 };
+}
+
+/** A connected fake socket, a connection on it, and a feed whose outcome is recorded. */
+function setUp() {
+  const socket = new FakeSocket();
+  socket.connect();
+  const connection = new WatchConnection({ io: fakeIo(socket) });
+  const outcome = { done: null, error: null };
+  const feed = new RunFeed({
+    onDone: (msg) => {
+      outcome.done = msg;
+    },
+    onError: (err) => {
+      outcome.error = err;
+    },
+  });
+  return { socket, connection, feed, outcome };
+}
+
+test("a run starts with its window; batches before the acknowledgement are kept", async () => {
+  const { socket, connection, feed } = setUp();
+  const starting = feed.start(connection, PARAMS, { window: 4000 });
+  await settle();
+  const [ask] = socket.asked;
+  assert.equal(ask.event, "start");
+  assert.deepEqual({ ...ask.payload, run: undefined }, { ...PARAMS, run: undefined, window: 4000 });
+  const run = ask.payload.run;
+  socket.send("batch", batch(run, 0, 0, 1000)); // racing the acknowledgement
+  ask.answer({ ...ACK, run });
+  const player = await starting;
+  assert.equal(player.received, 1000);
+  socket.send("batch", batch(run, 1, 1000, 2000));
+  assert.equal(player.received, 2000);
+  player.advance(1500);
+  const shown = replay(EVENTS, 1500, 36);
+  assert.deepEqual(Array.from(player.path.subarray(0, player.depth)), shown.path);
+});
+
+test("credit is granted for the events consumed, never more than the window ahead", async () => {
+  const { socket, connection, feed } = setUp();
+  const starting = feed.start(connection, PARAMS, { window: 1000 });
+  await settle();
+  const run = socket.asked[0].payload.run;
+  socket.asked[0].answer({ ...ACK, run });
+  const player = await starting;
+  socket.send("batch", batch(run, 0, 0, 1000));
+  assert.equal(socket.credit(run), 1000);
+  player.advance(100); // less than a quarter of the window: no message yet
+  assert.equal(socket.credit(run), 1000);
+  player.advance(200);
+  assert.equal(socket.credit(run), 1300);
+  player.back(300);
+  player.advance(300); // the same events again: no new credit
+  assert.equal(socket.credit(run), 1300);
+  feed.setWindow(4000);
+  assert.equal(socket.credit(run) - player.frontier, 4000);
+});
+
+test("the run's end reaches the page after its last batch; later messages are ignored", async () => {
+  const { socket, connection, feed, outcome } = setUp();
+  const starting = feed.start(connection, PARAMS, { window: 1000 });
+  await settle();
+  const run = socket.asked[0].payload.run;
+  socket.send("batch", batch(run, 0, 0, 50));
+  socket.send("done", { run, status: "found", tour: null, nodes: 30, backtracks: 20 });
+  socket.asked[0].answer({ ...ACK, run });
+  const player = await starting;
+  assert.equal(outcome.done.status, "found");
+  assert.equal(player.done.status, "found");
+  assert.equal(player.finished, false); // 50 events still to show
+  player.advance(50);
+  assert.equal(player.finished, true);
+  socket.send("batch", batch(run, 1, 50, 60));
+  assert.equal(player.received, 50);
+});
+
+test("a refused start rejects; a broken batch ends the run with an error", async () => {
+  const { socket, connection, feed, outcome } = setUp();
+  const refused = feed.start(connection, PARAMS, { window: 1000 });
+  await settle();
+  const code = "bad-board";
+  socket.asked[0].answer({ ok: false, error: { code, message: "No tour on 3×3." } });
+  await assert.rejects(refused, (err) => err.code === code && err.message === "No tour on 3×3.");
+
+  const starting = feed.start(connection, PARAMS, { window: 1000 });
+  await settle();
+  const run = socket.asked[1].payload.run;
+  socket.asked[1].answer({ ...ACK, run });
+  await starting;
+  socket.send("batch", { run, seq: 0, events: [99, 0] }); // off the 6x6 board
+  assert.match(outcome.error.message, /off the board/);
+  assert.ok(socket.emitted.some(([event, msg]) => event === "stop" && msg.run === run));
+});
+
+test("stopped while the server acknowledges: the run is stopped and nothing is shown", async () => {
+  const { socket, connection, feed } = setUp();
+  const starting = feed.start(connection, PARAMS, { window: 1000 });
+  await settle();
+  const run = socket.asked[0].payload.run;
+  feed.stop();
+  socket.asked[0].answer({ ...ACK, run });
+  assert.equal(await starting, null);
+  assert.ok(socket.emitted.some(([event, msg]) => event === "stop" && msg.run === run));
+});
+
+test("a disconnect ends every run with an error", async () => {
+  const { socket, connection, feed, outcome } = setUp();
+  const starting = feed.start(connection, PARAMS, { window: 1000 });
+  await settle();
+  socket.asked[0].answer({ ...ACK, run: socket.asked[0].payload.run });
+  await starting;
+  socket.send("disconnect", "transport close");
+  assert.equal(outcome.error.code, "disconnected");
+});

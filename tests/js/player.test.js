@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { decodeBatch } from "../../static/js/stream/decode.js";
+import { Player } from "../../static/js/stream/player.js";
+import { flat, replay, searchEvents } from "./support/search.js";
+
+const ROWS = 6;
+const COLS = 6;
+const EVENTS = searchEvents(ROWS, COLS, 0, 3000);
+
+/** A player fed `events` in batches of `size`. */
+function feed(player, events, size) {
+  for (let i = 0; i < events.length; i += size) {
+    player.push(decodeBatch(flat(events.slice(i, i + size)), { squares: ROWS * COLS }));
+  }
+}
+
+function shows(player) {
+  return {
+    path: Array.from(player.path.subarray(0, player.depth)),
+    heat: Array.from(player.entered),
+    nodes: player.moves,
+    backtracks: player.backtracks,
+    maxDepth: player.maxDepth,
+  };
+}
+
+test("the reference search backtracks (the tests below cross backtracks)", () => {
+  assert.ok(EVENTS.filter((event) => event[0] < 0).length > 500);
+});
+
+test("stepping forwards and back across batches shows every event exactly", () => {
+  const player = new Player({ rows: ROWS, cols: COLS, path: [] });
+  feed(player, EVENTS, 97); // batch edges fall anywhere
+  assert.equal(player.received, EVENTS.length);
+  for (let n = 1; n <= 400; n++) {
+    assert.equal(player.advance(1), 1);
+    if (n % 37 === 0) assert.deepEqual(shows(player), replay(EVENTS, n, 36), `after ${n}`);
+  }
+  for (let n = 399; n >= 0; n--) {
+    assert.equal(player.back(1), 1);
+    if (n % 41 === 0) assert.deepEqual(shows(player), replay(EVENTS, n, 36), `back to ${n}`);
+  }
+  assert.equal(player.back(1), 0); // nothing before the first event
+  assert.equal(player.seek(2500), 2500);
+  assert.deepEqual(shows(player), replay(EVENTS, 2500, 36));
+  assert.equal(player.seek(1234), -1266);
+  assert.deepEqual(shows(player), replay(EVENTS, 1234, 36));
+});
+
+test("consuming new events calls back once per event, and once per fresh batch of credit", () => {
+  const player = new Player({ rows: ROWS, cols: COLS, path: [] });
+  feed(player, EVENTS.slice(0, 100), 30);
+  const depths = [];
+  const fresh = [];
+  player.onNewEvent = (depth) => depths.push(depth);
+  player.onFrontier = (n) => fresh.push(n);
+  player.advance(60);
+  player.back(20);
+  player.advance(50); // 40..59 seen before, 60..89 new
+  assert.equal(depths.length, 90);
+  assert.deepEqual(fresh, [60, 30]);
+  assert.equal(depths[89], replay(EVENTS, 90, 36).path.length);
+});
+
+test("a player from a snapshot stands after `at` events, steps on and back no further than `at`", () => {
+  const at = 1000;
+  const state = replay(EVENTS, at, 36);
+  const held = EVENTS.slice(at, at + 200);
+  const snapshot = {
+    at,
+    path: state.path,
+    heat: state.heat,
+    nodes: state.nodes,
+    backtracks: state.backtracks,
+    max_depth: state.maxDepth,
+    events: flat(held),
+    count: held.length,
+  };
+  const player = Player.fromSnapshot(snapshot, { rows: ROWS, cols: COLS });
+  assert.equal(player.pos, at);
+  assert.equal(player.historyStart, at);
+  assert.deepEqual(shows(player), state);
+  player.seek(1150);
+  assert.deepEqual(shows(player), replay(EVENTS, 1150, 36));
+  player.seek(0);
+  assert.equal(player.pos, at);
+  assert.deepEqual(shows(player), state);
+});
+
+test("a snapshot whose parts do not match is refused", () => {
+  const bad = { at: 0, path: [0], heat: [1], nodes: 1, backtracks: 0, max_depth: 1 };
+  assert.throws(
+    () => Player.fromSnapshot({ ...bad, events: [], count: 0 }, { rows: ROWS, cols: COLS }),
+    /heat map has the wrong size/,
+  );
+  const heat = new Array(36).fill(0);
+  assert.throws(
+    () => Player.fromSnapshot({ ...bad, heat, events: [7, 0], count: 2 }, { rows: 6, cols: 6 }),
+    /count does not match/,
+  );
+});
+
+test("a feed by index skips what is held and leaves a hole alone", () => {
+  const player = new Player({ rows: ROWS, cols: COLS, path: [] });
+  const chunk = (from, to) => decodeBatch(flat(EVENTS.slice(from, to)), { squares: 36 });
+  assert.equal(player.append(0, chunk(0, 100)), 100);
+  assert.equal(player.append(50, chunk(50, 160)), 60); // overlaps: 50 already held
+  assert.equal(player.append(100, chunk(100, 150)), 0);
+  assert.equal(player.append(200, chunk(200, 250)), -1); // 160..200 never came
+  assert.equal(player.received, 160);
+  player.seek(160);
+  assert.deepEqual(shows(player), replay(EVENTS, 160, 36));
+});
+
+test("history beyond its cap is dropped, oldest batches first", () => {
+  const player = new Player({ rows: ROWS, cols: COLS, path: [], historyInts: 2000 });
+  feed(player, EVENTS, 100);
+  player.advance(EVENTS.length);
+  assert.ok(player.historyStart > 0);
+  assert.equal(player.canStepBack, true);
+  player.seek(0);
+  assert.equal(player.pos, player.historyStart);
+  assert.deepEqual(shows(player), replay(EVENTS, player.historyStart, 36));
+});
+
+test("a move onto a square on the path, or a backtrack off another, is a protocol error", () => {
+  const twice = new Player({ rows: ROWS, cols: COLS, path: [0] });
+  twice.push(decodeBatch([0, 0], { squares: 36 }));
+  assert.throws(() => twice.advance(1), /entered twice/);
+  const wrong = new Player({ rows: ROWS, cols: COLS, path: [0] });
+  wrong.push(decodeBatch([-2], { squares: 36 }));
+  assert.throws(() => wrong.advance(1), /not the knight's square/);
+});
