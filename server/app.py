@@ -30,6 +30,7 @@ def create_app(config: dict | None = None) -> Flask:
     from .web import api, errors, pages, security
 
     init_db(app)
+    app.url_map.merge_slashes = False  # "/api/games//moves" is no route, not a redirect
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     errors.register(app)

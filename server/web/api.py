@@ -63,6 +63,11 @@ def http_error(err: HTTPException):
     return _error(code, err.code or 400, "json" if code == "bad-request" else None)
 
 
+def internal_error():
+    """A bug (logged by the caller): 500 ``internal``, the words in the request's language."""
+    return _error("internal", 500)
+
+
 # -- parsing ------------------------------------------------------------------
 def _body() -> dict:
     """The JSON object sent; an empty body counts as ``{}``."""

@@ -21,7 +21,7 @@ route).  Encoded, they decode like any other malformed ``%xx`` escape.
 
 from __future__ import annotations
 
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from flask import Flask
 
@@ -80,3 +80,16 @@ def register(app: Flask) -> None:
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
         return response
+
+
+def same_origin(origin: str | None, host: str) -> bool:
+    """Whether an ``Origin`` header names ``host`` (absent and ``null`` count as same).
+
+    An origin that does not even parse (``http://[``) is a foreign one.
+    """
+    if not origin or origin == "null":
+        return True
+    try:
+        return urlsplit(origin).netloc == host
+    except ValueError:
+        return False
