@@ -18,6 +18,7 @@ from ..game import rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
 from .ratelimit import RateLimited, limit
+from .text import has_lone_surrogate
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -70,7 +71,11 @@ def internal_error():
 
 # -- parsing ------------------------------------------------------------------
 def _body() -> dict:
-    """The JSON object sent; an empty body counts as ``{}``."""
+    """The JSON object sent; an empty body counts as ``{}``.
+
+    Text that is not Unicode is refused here, for every field alike: invalid UTF-8, and
+    a ``\\ud800``-style escape of a lone surrogate (valid JSON, but not a character).
+    """
     raw = request.get_data(cache=True)  # 413 beyond MAX_CONTENT_LENGTH
     if not raw.strip():
         return {}
@@ -80,6 +85,8 @@ def _body() -> dict:
         raise RuleError("bad-request", "json") from None
     if not isinstance(body, dict):
         raise RuleError("bad-request", "json")
+    if has_lone_surrogate(body):
+        raise RuleError("bad-request", "text")
     return body
 
 

@@ -58,6 +58,7 @@ def hub(app: Flask | None = None) -> Hub:
 class ClassNamespace(AnsweringNamespace):
     internal_code = "internal"
     internal_error = "class.error.internal"
+    refusal_class = ClassError
 
     def language(self, sid: str) -> str | None:
         member = hub().member(sid)

@@ -10,10 +10,31 @@ at random, for every route and every event.
 from __future__ import annotations
 
 import pytest
+import socketio
 
+from benchmarks.bench_stream import start_payload
 from server.app import create_app
 from server.i18n import text
 from server.web.security import HEADERS
+from tests.scale.servers import open_class_room, start_servers, tracebacks
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    env = {"RATE_LIMIT_CLASS_ROOMS": "1000/minute"}
+    (proc,) = start_servers(tmp_path_factory.mktemp("malformed"), 1, env=env)
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(autouse=True)
+def no_traceback(request):
+    """A test that drove the real server leaves no traceback in its log."""
+    yield
+    if "server" in request.fixturenames:
+        proc = request.getfixturevalue("server")
+        found = tracebacks(proc.stderr())
+        assert not found, f"{len(found)} tracebacks, the first:\n{found[0]}"
 
 
 @pytest.fixture
@@ -31,6 +52,32 @@ def has_security_headers(headers) -> bool:
     return all(lower.get(name.lower()) == value for name, value in HEADERS.items())
 
 
+class Member:
+    """A python-socketio client on /watch and /class that records ``error`` events."""
+
+    def __init__(self, url: str, lang: str = "en") -> None:
+        self.errors: dict[str, list] = {"/watch": [], "/class": []}
+        self.sio = socketio.Client(reconnection=False)
+        for namespace, got in self.errors.items():
+            self.sio.on("error", got.append, namespace=namespace)
+        self.sio.connect(
+            f"{url}?lang={lang}", namespaces=list(self.errors), transports=["websocket"]
+        )
+
+    def call(self, namespace: str, event: str, payload):
+        return self.sio.call(event, payload, namespace=namespace, timeout=10)
+
+    def close(self) -> None:
+        self.sio.disconnect()
+
+
+@pytest.fixture
+def member(server):
+    opened = Member(server.url)
+    yield opened
+    opened.close()
+
+
 # -- 1. a malformed Origin -----------------------------------------------------------------
 @pytest.mark.parametrize("origin", ["http://[", "http://[::1", "http://[zz]", "http://[::1]:x"])
 def test_1_a_malformed_origin_is_a_foreign_origin(client, origin):
@@ -39,6 +86,51 @@ def test_1_a_malformed_origin_is_a_foreign_origin(client, origin):
     assert response.status_code == 403
     assert has_security_headers(response.headers)
     assert client.post("/class/new", headers={"Origin": "http://localhost"}).status_code == 303
+
+
+# -- 3. and 4. lone surrogates --------------------------------------------------------------
+@pytest.mark.parametrize("token", ["\ud800", "a\udfffb"])
+def test_3_a_token_holding_a_lone_surrogate_is_refused_as_malformed(server, member, token):
+    """hash_token raised UnicodeEncodeError: answered ``internal``."""
+    code, _ = open_class_room(server.url)
+    answer = member.call("/class", "join", {"code": code, "token": token})
+    assert answer["ok"] is False
+    assert answer["error"]["code"] == "bad-request"
+    assert answer["error"]["message"] == text("error.bad-request.text", "en")
+    assert member.sio.call("heartbeat", {}, namespace="/class", timeout=10)["error"]["code"] == (
+        "not-joined"  # the join did not happen
+    )
+
+
+def test_4_a_game_id_holding_a_lone_surrogate_is_refused_as_malformed(server, member):
+    """The SQLite bind failed: answered ``bad-request`` with the "server error" words."""
+    payload = {**start_payload("a1", rows=5, cols=5), "game": "\ud800"}
+    answer = member.call("/watch", "start", payload)
+    assert answer["ok"] is False
+    assert answer["error"] == {
+        "run": "a1",
+        "code": "bad-request",
+        "message": text("error.bad-request.text", "en"),
+    }
+    assert member.errors["/watch"] == [answer["error"]]
+
+
+def test_3_4_lone_surrogates_in_an_http_body_are_refused(client):
+    """The same rule for the JSON API: 400 bad-request, in the request's language."""
+    for path, body in (
+        ("/api/games", b'{"rows": 5, "cols": 5, "x": "\\ud800"}'),
+        ("/api/games/nope/score", b'{"name": "a\\udfffb"}'),
+        ("/api/games/nope/moves", b'{"\\udc00": 1, "row": 0, "col": 0}'),
+    ):
+        response = client.post(path + "?lang=zh", data=body, content_type="application/json")
+        assert response.status_code == 400, (path, response.get_json())
+        assert response.get_json() == {
+            "code": "bad-request",
+            "error": text("error.bad-request.text", "zh"),
+        }
+    # a surrogate pair is one character, not two lone halves
+    response = client.post("/api/games", data=b'{"rows": 5, "cols": 5, "x": "\\ud83d\\ude00"}')
+    assert response.status_code == 201
 
 
 # -- 10. empty path segments -----------------------------------------------------------------
