@@ -34,7 +34,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
-    security.register(app)  # CSP, nosniff, Referrer-Policy on every response
+    security.register(app)  # a query string that is not UTF-8 reaches Flask %-encoded
 
     from .extensions import init_socketio
     from .web import class_pages, class_socket, socket_guards, watch_socket
@@ -47,6 +47,7 @@ def create_app(config: dict | None = None) -> Flask:
     watch_socket.init_app(app)
     class_socket.init_app(app)
     class_pages.register(app)  # class rooms: /class pages
+    security.wrap(app)  # bodies capped however framed; security headers on every response
     if app.config["PROXY_FIX"]:  # outermost, so HTTP and Socket.IO both see the real client
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -63,10 +63,13 @@ def websocket_request_handler():
     as the next request line: the thread blocks until the client gives up, and clients
     that wait for the close handshake (python-socketio) hang for 3 s on every disconnect.
     Pass it as ``make_server(..., request_handler=websocket_request_handler())``.
+    The server's own refusals (414, 431, ...) carry the security headers.
     """
     from werkzeug.serving import WSGIRequestHandler
 
-    class WebSocketRequestHandler(WSGIRequestHandler):
+    from .web.security import ServerErrorHeaders
+
+    class WebSocketRequestHandler(ServerErrorHeaders, WSGIRequestHandler):
         def connection_dropped(self, error, environ=None):
             self.close_connection = True
 

@@ -17,6 +17,7 @@ from server.app import create_app
 from server.i18n import text
 from server.web.security import HEADERS
 from tests.scale.servers import open_class_room, start_servers, tracebacks
+from tests.support.wire import PollingSession, exchange, http, request_bytes
 
 
 @pytest.fixture(scope="module")
@@ -131,6 +132,70 @@ def test_3_4_lone_surrogates_in_an_http_body_are_refused(client):
     # a surrogate pair is one character, not two lone halves
     response = client.post("/api/games", data=b'{"rows": 5, "cols": 5, "x": "\\ud83d\\ude00"}')
     assert response.status_code == 201
+
+
+# -- 7. chunked bodies ----------------------------------------------------------------------
+def test_7_a_chunked_body_is_capped_like_any_other(server):
+    """A chunked body holding 70,000 spaces after the JSON created a game (201); the same
+    bytes with a Content-Length got 413."""
+    body = b'{"rows":5,"cols":5}' + b" " * 70_000 + b"garbage"
+    for chunked in (False, True):
+        answer = http(
+            server.url,
+            "POST",
+            "/api/games?lang=en",
+            body,
+            headers={"Content-Type": "application/json"},
+            chunked=chunked,
+        )
+        assert answer.status == 413, (chunked, answer)
+        assert answer.json() == {"code": "too-large", "error": text("error.too-large", "en")}
+        assert has_security_headers(answer.headers)
+    small = http(server.url, "POST", "/api/games", b'{"rows":5,"cols":5}', chunked=True)
+    assert small.status == 201, small
+    broken = exchange(
+        server.url,
+        request_bytes("POST", "/api/games", {"Transfer-Encoding": "chunked"}) + b"zz\r\nxx\r\n",
+    )
+    assert broken is not None and broken.status == 400, broken
+    assert broken.json()["code"] == "bad-request"
+
+
+# -- 9. security headers everywhere ----------------------------------------------------------
+def test_9_engineio_answers_carry_the_security_headers(server):
+    session = PollingSession(server.url)
+    answers = [
+        http(server.url, "GET", "/socket.io/?EIO=4&transport=polling"),  # 200, open
+        session.post("40/watch,"),  # 200 "ok"
+        session.poll(),  # 200, packets
+        http(server.url, "GET", "/socket.io/?EIO=3&transport=polling"),  # 400
+        http(server.url, "GET", "/socket.io/?EIO=4&transport=polling&sid=nope"),  # 400
+        http(server.url, "PUT", "/socket.io/?EIO=4&transport=polling", b""),  # 405
+        http(server.url, "OPTIONS", "/socket.io/?EIO=4&transport=polling"),  # 200
+    ]
+    assert [a.status for a in answers] == [200, 200, 200, 400, 400, 405, 200]
+    for answer in answers:
+        assert has_security_headers(answer.headers), answer
+
+
+@pytest.mark.parametrize(
+    "request_line, headers, status",
+    [
+        ("GET /" + "a" * 70_000 + " HTTP/1.1", "", 414),
+        ("GET / HTTP/1.1", "X-Long: " + "a" * 70_000 + "\r\n", 431),
+        ("GET / HTTP/1.1", "".join(f"X-{i}: {i}\r\n" for i in range(150)), 431),
+    ],
+    ids=["uri-too-long", "header-too-long", "too-many-headers"],
+)
+def test_9_the_http_servers_own_refusals_carry_the_security_headers(
+    server, request_line, headers, status
+):
+    """(A request line the server cannot parse at all is answered the HTTP/0.9 way: a
+    bare page, no status line and no headers; nothing can carry them there.)"""
+    raw = f"{request_line}\r\nHost: x\r\n{headers}\r\n".encode("latin-1")
+    answer = exchange(server.url, raw)
+    assert answer is not None and answer.status == status, answer
+    assert has_security_headers(answer.headers), answer.headers
 
 
 # -- 10. empty path segments -----------------------------------------------------------------
