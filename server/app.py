@@ -47,6 +47,7 @@ def create_app(config: dict | None = None) -> Flask:
     watch_socket.init_app(app)
     class_socket.init_app(app)
     class_pages.register(app)  # class rooms: /class pages
+    socket_guards.guard_polling(app)  # malformed long-polling requests (Engine.IO)
     security.wrap(app)  # bodies capped however framed; security headers on every response
     if app.config["PROXY_FIX"]:  # outermost, so HTTP and Socket.IO both see the real client
         from werkzeug.middleware.proxy_fix import ProxyFix

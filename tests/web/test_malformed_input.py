@@ -9,8 +9,11 @@ at random, for every route and every event.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import socketio
+import websocket
 
 from benchmarks.bench_stream import start_payload
 from server.app import create_app
@@ -89,6 +92,18 @@ def test_1_a_malformed_origin_is_a_foreign_origin(client, origin):
     assert client.post("/class/new", headers={"Origin": "http://localhost"}).status_code == 303
 
 
+# -- 2. a closed polling session used again -------------------------------------------------
+def test_2_a_closed_polling_session_cannot_be_used_again(server):
+    """engineio raised KeyError('Session is disconnected'): an HTML 500 and a traceback."""
+    session = PollingSession(server.url)
+    session.connect("/watch")
+    assert session.post("1").status == 200  # the client closes it
+    for answer in (session.post("40/watch,"), session.post("3"), session.poll()):
+        assert answer.status == 400, answer
+        assert answer.json()["code"] == "bad-session"
+        assert has_security_headers(answer.headers)
+
+
 # -- 3. and 4. lone surrogates --------------------------------------------------------------
 @pytest.mark.parametrize("token", ["\ud800", "a\udfffb"])
 def test_3_a_token_holding_a_lone_surrogate_is_refused_as_malformed(server, member, token):
@@ -134,6 +149,54 @@ def test_3_4_lone_surrogates_in_an_http_body_are_refused(client):
     assert response.status_code == 201
 
 
+# -- 5. garbage in a live polling session ----------------------------------------------------
+@pytest.mark.parametrize(
+    "garbage",
+    [b"x", b"\x1e\x1e", b"4" + b"[" * 5000, b"9", b"4x", b"\xff\xfe", b"2", b"42/watch,[]"],
+    ids=["x", "separators", "deep", "type-9", "4x", "not-utf8", "ping", "no-event-name"],
+)
+def test_5_garbage_posted_into_a_polling_session_closes_it(server, garbage):
+    """It was answered 200 "OK" with a traceback in the log, and the session went on
+    (``9`` and ``2`` hung the request thread: engineio waited for a poll to drain)."""
+    session = PollingSession(server.url)
+    session.connect("/watch")
+    answer = session.post(garbage)
+    assert answer.status in (200, 400), answer
+    assert has_security_headers(answer.headers)
+    if answer.status == 400:  # refused by the Engine.IO layer
+        assert answer.json()["code"] == "bad-frame"
+    assert session.closed()
+
+
+# -- 6. integers too long for the decoder ---------------------------------------------------
+def test_6_numbers_too_long_for_the_decoder_are_answered(server, member):
+    """python-engineio's decoder refused them: the message was dropped without an answer."""
+    big = 10**100
+    refused = {
+        ("/watch", "credit"): {"run": "a1", "events": big},
+        ("/watch", "start"): {**start_payload("a1", rows=5, cols=5), "rows": 10**300},
+        ("/watch", "stop"): {"run": "a1", "x": -big},
+    }
+    for (namespace, event), payload in refused.items():
+        answer = member.call(namespace, event, payload)
+        assert answer["ok"] is False and answer["error"]["code"] in ("bad-request", "unknown-run")
+    code, token = open_class_room(server.url)
+    assert member.call("/class", "join", {"code": code, "token": token})["ok"]
+    for event, payload, expected in (
+        ("settings", {"seq": big, "rows": 5, "cols": 5, "start": [0, 0]}, "bad-request"),
+        ("control", {"seq": 1, "gen": 1, "index": big, "playing": True}, "bad-request"),
+        ("puzzle", {"rows": big, "cols": 5, "closed": False, "start": [0, 0]}, "bad-puzzle"),
+        ("sync", {"gen": 1, "index": -big}, "bad-request"),
+    ):
+        answer = member.call("/class", event, payload)
+        assert answer["ok"] is False and answer["error"]["code"] in (expected, "bad-request"), (
+            event,
+            answer,
+        )
+    assert member.sio.connected
+    assert member.call("/class", "heartbeat", {})["ok"]
+
+
 # -- 7. chunked bodies ----------------------------------------------------------------------
 def test_7_a_chunked_body_is_capped_like_any_other(server):
     """A chunked body holding 70,000 spaces after the JSON created a game (201); the same
@@ -159,6 +222,54 @@ def test_7_a_chunked_body_is_capped_like_any_other(server):
     )
     assert broken is not None and broken.status == 400, broken
     assert broken.json()["code"] == "bad-request"
+
+
+# -- 8. malformed Socket.IO and Engine.IO frames ---------------------------------------------
+MALFORMED_FRAMES = [
+    '42/watch,1["start",',
+    "42/watch,[]",
+    "42/watch,[{}]",
+    '42/watch,-1["stop",{}]',
+    "40/watch,[1]",
+    "9",
+    "4x",
+    "4",
+    "47/watch,[]",
+    '41/watch,"x"',
+    '43/watch,1{"a":1}',
+    "44/watch,{}",
+    "4" + "[" * 5000,
+    '42/watch,["start",' + "[" * 5000,
+]
+
+
+@pytest.mark.parametrize("frame", MALFORMED_FRAMES, ids=range(len(MALFORMED_FRAMES)))
+def test_8_a_malformed_frame_closes_the_websocket(server, frame):
+    """22 of 26 such frames were dropped and the connection went on."""
+    ws = websocket.create_connection(
+        server.url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket",
+        timeout=10,
+    )
+    try:
+        assert ws.recv().startswith("0")
+        ws.send("40/watch,")
+        assert ws.recv().startswith("40/watch,")
+        ws.send(frame)
+        received = []
+        with pytest.raises(websocket.WebSocketConnectionClosedException):
+            while True:  # until the server hangs up (a ping would come after 25 s)
+                received.append(ws.recv())
+                assert received[-1] in ("1", ""), received
+    finally:
+        ws.close()
+
+
+def test_8_a_malformed_frame_closes_a_polling_session_too(server):
+    for frame in MALFORMED_FRAMES:
+        session = PollingSession(server.url)
+        session.connect("/watch")
+        session.post(frame)
+        assert session.closed(), frame
 
 
 # -- 9. security headers everywhere ----------------------------------------------------------
@@ -227,3 +338,8 @@ def test_11_not_found_and_wrong_method_speak_the_requests_language(client):
             response = client.open(target, method=method, headers=headers)
             assert response.status_code == status
             assert response.get_json() == {"code": code, "error": text(f"error.{code}", lang)}
+
+
+def test_the_frames_json_is_what_a_python_client_sends():
+    """The socket tests above rely on python-socketio writing big ints as integer literals."""
+    assert json.dumps({"n": 10**100}) == '{"n": 1' + "0" * 100 + "}"
