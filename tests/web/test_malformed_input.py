@@ -10,6 +10,8 @@ at random, for every route and every event.
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 import socketio
@@ -21,6 +23,8 @@ from server.i18n import text
 from server.web.security import HEADERS
 from tests.scale.servers import open_class_room, start_servers, tracebacks
 from tests.support.wire import PollingSession, exchange, http, request_bytes
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -338,6 +342,39 @@ def test_11_not_found_and_wrong_method_speak_the_requests_language(client):
             response = client.open(target, method=method, headers=headers)
             assert response.status_code == status
             assert response.get_json() == {"code": code, "error": text(f"error.{code}", lang)}
+
+
+# -- 12. RATE_LIMIT_GAMES=0 ----------------------------------------------------------------
+def test_12_the_docs_say_how_to_switch_each_rate_limit_off(tmp_path):
+    """``RATE_LIMIT_GAMES=0`` switches the limit off, but neither README nor deploy.md said so."""
+    deploy = (ROOT / "docs/deploy.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name in ("RATE_LIMIT_GAMES", "RATE_LIMIT_CLASS_ROOMS"):
+        row = next(line for line in deploy.splitlines() if line.startswith(f"| `{name}`"))
+        assert re.search(r"`0`.*\boff\b", row), row
+        assert re.search(rf"`{name}=0`|`{name}`[^.]*`0`[^.]*off", readme), name
+        app = create_app({"INSTANCE_PATH": str(tmp_path / name), name: "0"})
+        client = app.test_client()
+        if name == "RATE_LIMIT_GAMES":
+            statuses = {client.post("/api/games", json={"rows": 5, "cols": 5}).status_code}
+        else:
+            statuses = {client.post("/class/new").status_code}
+        for _ in range(70):
+            if name == "RATE_LIMIT_GAMES":
+                statuses.add(client.post("/api/games", json={"rows": 5, "cols": 5}).status_code)
+            else:
+                statuses.add(client.post("/class/new").status_code)
+        assert statuses == ({201} if name == "RATE_LIMIT_GAMES" else {303}), (name, statuses)
+
+
+def test_12_every_setting_is_in_the_deploy_table():
+    from server.config import ENV_KEYS
+
+    deploy = (ROOT / "docs/deploy.md").read_text(encoding="utf-8")
+    rows = {m[1] for m in re.finditer(r"^\| `([A-Z_]+)`", deploy, re.M)}
+    explained_below = ("SOCKETIO_CORS_ALLOWED_ORIGINS",)  # its own section
+    missing = [key for key in ENV_KEYS if key not in rows and key not in explained_below]
+    assert not missing, missing
 
 
 def test_the_frames_json_is_what_a_python_client_sends():
