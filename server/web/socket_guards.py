@@ -258,10 +258,17 @@ class EventShapeCheck:
     its auth.  Refusing them while decoding makes them malformed packets like any other
     (:class:`MessageGuard` ends the connection).  The protocol's shapes: an event is a
     list that starts with its name, an acknowledgement a list, a connect's data an
-    object or nothing, a disconnect has none; a client never sends a connect error.
+    object or nothing, a disconnect has none; a client never sends a connect error.  The
+    attachments a binary packet announces are binary frames (python-socketio would take
+    the next text message, a whole event, as one).
     """
 
     json = PacketJson
+
+    def add_attachment(self, attachment):
+        if not isinstance(attachment, bytes | bytearray):
+            raise ValueError("a binary packet's attachment must be binary")
+        return super().add_attachment(attachment)
 
     def decode(self, encoded_packet):
         if not isinstance(encoded_packet, str) or encoded_packet[:1] not in SOCKETIO_TYPES:

@@ -144,3 +144,11 @@ def test_integer_literals_too_long_for_the_decoder_are_read_as_floats():
     assert PacketJson.loads("[" + "9" * 101 + "]") == [float("9" * 101)]
     assert PacketJson.loads("[-" + "1" * 5000 + "]") == [-math.inf]
     assert PacketJson.dumps([1, "x"]) == '[1, "x"]'
+
+
+def test_a_binary_packet_takes_binary_attachments_only(server):
+    packet = server.packet_class(encoded_packet='51-/watch,["a",{"_placeholder":true,"num":0}]')
+    with pytest.raises(ValueError):
+        packet.add_attachment('42/watch,1["stop",{"run":"a1"}]')
+    assert packet.add_attachment(b"\x00") is True
+    assert packet.data == ["a", b"\x00"]
