@@ -28,7 +28,9 @@ by tests/web/test_socket_guards.py so that an upgrade that removes one fails a t
 ``server.packet_class`` and its ``json`` attribute (used to decode every client
 packet), ``server.eio._async["websocket"]`` (the websocket class, private),
 ``server.eio.on("message", ...)`` / ``server.eio.handlers``, ``server.eio.sockets``
-with each socket's ``closed``, ``upgraded`` and ``close(wait=False)``.
+with each socket's ``closed``, ``upgraded`` and ``close(wait=False)``, and
+``server.eio.send_packet`` (wrapped on the instance: :class:`ClosedSafeSend`), through
+which every packet to a client goes.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import traceback
 from pathlib import Path
 from urllib.parse import parse_qs
 
+from engineio.exceptions import SocketIsClosedError
 from engineio.payload import Payload
 from flask import Flask
 from socketio import packet as sio
@@ -68,11 +71,36 @@ def install(server) -> None:
     handler = server.eio.handlers.get("message")
     if handler is not None and not isinstance(handler, MessageGuard):
         server.eio.on("message", MessageGuard(server, handler))
+    if not isinstance(server.eio.send_packet, ClosedSafeSend):
+        server.eio.send_packet = ClosedSafeSend(server.eio.send_packet)
 
 
 def guard_polling(app: Flask) -> None:
     """Put :class:`PollingGuard` in front of ``app`` (after the Socket.IO middleware)."""
     app.wsgi_app = PollingGuard(app.wsgi_app, app.extensions["socketio_server"])
+
+
+class ClosedSafeSend:
+    """python-engineio's ``send_packet``, for a session that closes while a packet is on
+    its way to it.
+
+    ``send_packet`` drops a packet for a session that is gone or closed (one log line),
+    but one that closes between its look-up and the send raises SocketIsClosedError,
+    out of whatever thread was answering: an acknowledgement in python-socketio's
+    handler thread, an ``error`` event, a broadcast.  Closing a connection on a malformed
+    frame while its earlier messages are being answered makes that race common; the
+    packet is dropped the same way.
+    """
+
+    def __init__(self, send_packet) -> None:
+        self.send_packet = send_packet
+
+    def __call__(self, sid, pkt):
+        try:
+            return self.send_packet(sid, pkt)
+        except SocketIsClosedError:
+            log.info("dropped a packet for %s: the session closed meanwhile", sid)
+            return None
 
 
 def hang_up(engine, sid: str) -> None:

@@ -17,6 +17,7 @@ from engineio.socket import Socket
 
 from server.web import socket_guards
 from server.web.socket_guards import (
+    ClosedSafeSend,
     EventShapeCheck,
     FrameCheckedWebSocket,
     MessageGuard,
@@ -40,6 +41,7 @@ def test_every_guard_is_installed_on_the_apps_server(app, server):
     assert server.packet_class.json is PacketJson
     assert issubclass(server.eio._async["websocket"], FrameCheckedWebSocket)
     assert isinstance(server.eio.handlers["message"], MessageGuard)
+    assert isinstance(server.eio.send_packet, ClosedSafeSend)
     guards = []
     wsgi = app.wsgi_app
     while wsgi is not None:  # the middleware chain, outermost first
@@ -152,3 +154,24 @@ def test_a_binary_packet_takes_binary_attachments_only(server):
         packet.add_attachment('42/watch,1["stop",{"run":"a1"}]')
     assert packet.add_attachment(b"\x00") is True
     assert packet.data == ["a", b"\x00"]
+
+
+def test_a_packet_for_a_session_that_closes_on_its_way_is_dropped(server):
+    """Every send goes through ``eio.send_packet`` (python-socketio's emits and acks), and
+    a session that closed after the look-up is not an error in the sending thread."""
+    sock = Socket(server.eio, "sid")
+    server.eio.sockets["sid"] = sock
+    real_get = server.eio._get_socket
+
+    def get_then_close(sid):
+        found = real_get(sid)
+        found.closed = True  # closed by another thread right after the look-up
+        return found
+
+    server.eio._get_socket = get_then_close
+    try:
+        server.eio.send("sid", '42/watch,["x"]')  # engineio.Server.send -> send_packet
+        assert sock.queue.empty()
+    finally:
+        server.eio._get_socket = real_get
+        server.eio.sockets.pop("sid", None)
