@@ -11,6 +11,8 @@ reach every process through the message queue.  Refusals are answered by
 
 from __future__ import annotations
 
+import logging
+
 from flask import Flask, current_app, request
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
@@ -18,7 +20,7 @@ from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 from ..classroom import service
 from ..classroom.hub import Hub, room_name, teacher_room
 from ..classroom.service import ClassError
-from ..db import db
+from ..db import db, is_busy
 from ..i18n import request_lang
 from .sockets import AnsweringNamespace, is_client_event, server
 
@@ -26,6 +28,8 @@ NAMESPACE = "/class"
 EXTENSION = "class_hub"
 MAX_PUZZLE_GAMES = 5  # puzzle games one connection may open per puzzle
 MAX_SYNC_INDEX = service.MAX_INDEX
+
+log = logging.getLogger(__name__)
 
 
 def init_app(app: Flask) -> None:
@@ -68,7 +72,12 @@ class ClassNamespace(AnsweringNamespace):
         return hub().member(sid)
 
     def translate(self, err: Exception) -> Exception | None:
-        """The room was closed (or expired) by a message handled meanwhile: not a bug."""
+        """The room was closed (or expired) by a message handled meanwhile, or the
+        database was busy: not a bug."""
+        if is_busy(err):  # another writer held SQLite's lock too long: "try again"
+            db.session.rollback()
+            log.warning("class: %s %s: the database was busy", self.namespace, request.sid)
+            return ClassError("busy")
         if isinstance(err, ObjectDeletedError | StaleDataError | IntegrityError):
             db.session.rollback()
             member = hub().member(request.sid)

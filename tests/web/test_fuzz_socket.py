@@ -983,6 +983,7 @@ CLASS_CODES = CODES | {
     "full",
     "unknown-entry",
     "not-solved",
+    "busy",  # the database was held too long by another writer (a loaded machine)
 }
 
 
