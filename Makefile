@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint format bench clean browser redis postgres loadtest
+.PHONY: run class test lint format bench clean browser redis postgres loadtest
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,6 +14,11 @@ $(STAMP): pyproject.toml constraints.txt
 
 run: $(STAMP)
 	$(BIN)/knights-tour serve
+
+# A class on the local network: all interfaces, the students' link on this machine's
+# LAN address (README: "Teaching a class").
+class: $(STAMP)
+	$(BIN)/knights-tour serve --lan
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -21,6 +21,7 @@ SUITES = (
     "bench_hints",
     "bench_stream",
     "bench_browser_stream",
+    "bench_browser_class",
 )
 
 

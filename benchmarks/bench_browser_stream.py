@@ -33,14 +33,13 @@ GOAL = 150_000
 @contextmanager
 def serve():
     """The real app on a free port, served from a background thread."""
-    from werkzeug.serving import make_server
-
     from server.app import create_app
+    from server.serving import make_server
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
     with tempfile.TemporaryDirectory() as instance:
         app = create_app({"INSTANCE_PATH": instance})
-        server = make_server("127.0.0.1", 0, app, threaded=True)
+        server = make_server("127.0.0.1", 0, app)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         try:

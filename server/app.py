@@ -37,13 +37,13 @@ def create_app(config: dict | None = None) -> Flask:
     security.register(app)  # a query string that is not UTF-8 reaches Flask %-encoded
 
     from .extensions import init_socketio
-    from .web import class_pages, class_socket, socket_guards, watch_socket
+    from .web import class_pages, class_socket, socket_guards, socket_packets, watch_socket
 
     namespaces = [
         watch_socket.WatchNamespace(watch_socket.NAMESPACE),  # the live search stream
         class_socket.ClassNamespace(class_socket.NAMESPACE),  # class rooms
     ]
-    init_socketio(app, namespaces, socket_guards.install)  # docs/protocol.md
+    init_socketio(app, namespaces, [socket_guards.install, socket_packets.install])
     watch_socket.init_app(app)
     class_socket.init_app(app)
     class_pages.register(app)  # class rooms: /class pages

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import sys
 from collections.abc import Sequence
 
@@ -61,7 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     serve = sub.add_parser("serve", help="run the web app")
-    serve.add_argument("--host", default="127.0.0.1")
+    where = serve.add_mutually_exclusive_group()
+    where.add_argument("--host", default=None, help="default 127.0.0.1 (this machine only)")
+    where.add_argument(
+        "--lan",
+        action="store_true",
+        help="serve a class: listen on all interfaces, print the link for students' phones",
+    )
     serve.add_argument("--port", type=_positive_int, default=None, help="default $PORT or 5000")
     serve.add_argument("--message-queue", default=None, help="e.g. redis://127.0.0.1:6379/0")
 
@@ -236,10 +241,7 @@ def cmd_db(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from werkzeug.serving import make_server
-
-    from .db import StaleSchema, require_current_schema
-    from .extensions import websocket_request_handler
+    from .serving import BadConfiguration, BadSchema, serve
 
     port = args.port
     if port is None:
@@ -252,34 +254,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = {}
     if args.message_queue:
         config["SOCKETIO_MESSAGE_QUEUE"] = args.message_queue
-    app = _app(config)  # an embedded SQLite database is upgraded here
-    with app.app_context():
-        try:
-            require_current_schema()  # a server database is upgraded by its operator
-        except StaleSchema as err:
-            print(f"knights-tour: {err}", file=sys.stderr)
-            return EXIT_USAGE
+    host = "0.0.0.0" if args.lan else (args.host or "127.0.0.1")
     try:
-        server = make_server(
-            args.host, port, app, threaded=True, request_handler=websocket_request_handler()
-        )
-    except (OSError, SystemExit) as err:
-        print(f"knights-tour: cannot listen on {args.host}:{port}: {err}", file=sys.stderr)
-        return 1
-
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    print(f"Knight's Tour Studio listening on http://{args.host}:{server.port}", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-    print("stopped", flush=True)
-    return EXIT_OK
+        return serve(host, port, config, lan=args.lan)
+    except BadConfiguration as err:
+        raise UsageError(f"bad configuration: {err}") from None
+    except BadSchema as err:
+        print(f"knights-tour: {err}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def _dims(text: str) -> tuple[int, int]:

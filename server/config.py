@@ -18,6 +18,7 @@ DEFAULTS = {
     "RATE_LIMIT_GAMES": "60/minute",  # new games per client address (server/web/ratelimit.py)
     "RATE_LIMIT_STORAGE": None,  # None = the Redis message queue if any, else memory
     "PROXY_FIX": 0,  # trusted reverse proxies in front (X-Forwarded-For/-Proto/-Host)
+    "PUBLIC_URL": None,  # where students' phones reach the app; None = the request's host
 }
 
 # Read from the environment when set (all strings; numeric ones are parsed where used).
@@ -31,6 +32,7 @@ ENV_KEYS = (
     "RATE_LIMIT_STORAGE",  # a limits storage URI: memory:// or redis://host:port/db
     "PROXY_FIX",  # how many reverse proxies to trust (0: none, the default)
     "CLASS_ROOM_TTL",  # seconds
+    "PUBLIC_URL",  # e.g. https://tour.school.example: the base of join links and QR codes
 )
 
 
@@ -75,3 +77,7 @@ def check(config: dict) -> None:
     if isinstance(proxies, bool) or not isinstance(proxies, int) or not 0 <= proxies <= 10:
         raise ValueError(f"PROXY_FIX must be a number of proxies from 0 to 10, got {proxies!r}")
     config["PROXY_FIX"] = proxies
+    if config.get("PUBLIC_URL"):
+        from .serving import check_public_url
+
+        config["PUBLIC_URL"] = check_public_url(config["PUBLIC_URL"])

@@ -8,6 +8,8 @@ picked up by auto-detection.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Flask
 from flask_socketio import Namespace, SocketIO
 
@@ -31,8 +33,8 @@ def cors_origins(value):
     return origins or None
 
 
-def init_socketio(app: Flask, namespaces: list[Namespace], install_guards) -> None:
-    """Bind ``socketio`` to ``app``, guard its server and register ``namespaces``.
+def init_socketio(app: Flask, namespaces: list[Namespace], installs: list[Callable]) -> None:
+    """Bind ``socketio`` to ``app``, adapt its server (``installs``), register ``namespaces``.
 
     The Socket.IO server made here is kept with the app (``socketio_server``): the
     shared ``socketio`` object only remembers the last app it was bound to (tests build
@@ -46,31 +48,10 @@ def init_socketio(app: Flask, namespaces: list[Namespace], install_guards) -> No
         cors_allowed_origins=cors_origins(app.config.get("SOCKETIO_CORS_ALLOWED_ORIGINS")),
         max_http_buffer_size=MAX_MESSAGE_BYTES,
     )
-    install_guards(socketio.server)
+    for install in installs:  # guards and speed-ups on the python-socketio server
+        install(socketio.server)
     app.extensions["socketio_server"] = socketio.server
     registered = {type(handler) for handler in socketio.namespace_handlers}
     for namespace in namespaces:
         if type(namespace) not in registered:
             socketio.on_namespace(namespace)
-
-
-def websocket_request_handler():
-    """A werkzeug request handler that hangs up once a websocket has ended.
-
-    In threading mode a websocket ends by raising ConnectionError out of the WSGI app
-    (that is how simple-websocket tells werkzeug the socket is gone), but werkzeug then
-    keeps the HTTP/1.1 connection alive and parses the client's websocket close frame
-    as the next request line: the thread blocks until the client gives up, and clients
-    that wait for the close handshake (python-socketio) hang for 3 s on every disconnect.
-    Pass it as ``make_server(..., request_handler=websocket_request_handler())``.
-    The server's own refusals (414, 431, ...) carry the security headers.
-    """
-    from werkzeug.serving import WSGIRequestHandler
-
-    from .web.security import ServerErrorHeaders
-
-    class WebSocketRequestHandler(ServerErrorHeaders, WSGIRequestHandler):
-        def connection_dropped(self, error, environ=None):
-            self.close_connection = True
-
-    return WebSocketRequestHandler

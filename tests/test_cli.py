@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -92,6 +93,8 @@ def test_budget_exits_4(capsys):
         ["hint", "5x5", "--path", "0,0", "9,9"],
         ["hint", "5x5", "--path", "0,x"],
         ["hint", "5x5"],
+        ["serve", "--lan", "--host", "0.0.0.0"],
+        ["serve", "--port", "70000"],
         ["frobnicate"],
         [],
     ],
@@ -168,6 +171,7 @@ def test_serve_prints_url_serves_and_stops_on_sigterm(tmp_path):
         ("RATE_LIMIT_STORAGE", "memcached://cache:11211"),
         ("PROXY_FIX", "yes"),
         ("SOCKETIO_CORS_ALLOWED_ORIGINS", "*"),
+        ("PUBLIC_URL", "classroom.local:5000"),
     ],
 )
 def test_serve_refuses_bad_configuration_in_one_line(tmp_path, key, value):
@@ -182,3 +186,22 @@ def test_serve_refuses_bad_configuration_in_one_line(tmp_path, key, value):
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("knights-tour: error: bad configuration")
+
+
+def test_serve_on_a_busy_port_says_why_in_one_line(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        env = {**os.environ, "INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "test"}
+        proc = subprocess.run(
+            [BIN / "knights-tour", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=30,
+        )
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.strip().splitlines() == [
+        f"knights-tour: cannot listen on 127.0.0.1:{port}: Address already in use"
+    ]

@@ -85,6 +85,7 @@ class RoomFeed:
         self.sent: int | None = None  # the feed's next index (None: a snapshot comes first)
         self._fast_since: float | None = None  # when the current fast play began
         self._keyframe: tuple = ()  # (gen, index) of the last keyframe sent
+        self._keyframe_at = 0.0
         self._reported: tuple = ()
         self._reported_at = 0.0
         self._replica: Timeline | None = None  # a non-owner's reads, for ``_replica_gen``
@@ -192,9 +193,9 @@ class RoomFeed:
         self._save(timeline.extend(want, seconds=SLICE_SECONDS))
         self._report(timeline, state)
         if timeline.frontier < target and timeline.end is None:
-            # still computing towards a far index: show how far it got
-            self._snapshot(timeline, timeline.frontier, 0, keyframe=True, tail=0)
-            self.sent = None
+            # still computing towards a far index: show how far it got now and then
+            self._fast_play()
+            self._keyframe_if_due(timeline, timeline.frontier, ended=False)
             return 0.0
         jumped = (
             self.sent is None
@@ -224,9 +225,7 @@ class RoomFeed:
         ended (with the events before it, to step back); a long one shows its progress
         five times a second, and nothing once it has stopped moving.
         """
-        if self.sent is not None or self._fast_since is None:
-            self._fast_since = time.monotonic()  # the fast play starts now
-        self.sent = None
+        self._fast_play()
         run_to_end = state["speed"] is None
         self._save(
             timeline.extend(RUN_TO_END if run_to_end else state["index"], seconds=SLICE_SECONDS)
@@ -234,13 +233,28 @@ class RoomFeed:
         self._report(timeline, state, every=0.0 if run_to_end else REPORT_EVERY)
         index = timeline.frontier if run_to_end else min(state["index"], timeline.frontier)
         ended = timeline.end is not None and index == timeline.end["total"]
-        shown = (self.gen, index)
-        if shown != self._keyframe and (
-            ended or time.monotonic() - self._fast_since >= KEYFRAME_DELAY
-        ):
-            self._snapshot(timeline, index, 0, keyframe=not ended, tail=SNAPSHOT_TAIL * ended)
-            self._keyframe = shown
+        self._keyframe_if_due(timeline, index, ended=ended)
         return FAST_TICK
+
+    def _fast_play(self) -> None:
+        """Members are shown keyframes from now on (the feed restarts with a snapshot)."""
+        if self.sent is not None or self._fast_since is None:
+            self._fast_since = time.monotonic()
+        self.sent = None
+
+    def _keyframe_if_due(self, timeline: Timeline, index: int, *, ended: bool) -> None:
+        """A keyframe at ``index``: at most five a second, none in a short run's first
+        moments, none repeated; where a run ended, with the events before it."""
+        at = time.monotonic()
+        shown = (self.gen, index)
+        if shown == self._keyframe:
+            return
+        if not ended and (
+            at - self._fast_since < KEYFRAME_DELAY or at - self._keyframe_at < FAST_TICK
+        ):
+            return
+        self._snapshot(timeline, index, 0, keyframe=not ended, tail=SNAPSHOT_TAIL * ended)
+        self._keyframe, self._keyframe_at = shown, at
 
     # -- output --------------------------------------------------------------------------------
     def _snapshot(

@@ -22,6 +22,7 @@ from flask import Blueprint, Flask, abort, current_app, redirect, render_templat
 from ..classroom import service
 from ..classroom.service import ClassError
 from ..i18n import request_lang, text
+from ..serving import is_loopback_url
 from .ratelimit import RateLimited, limit
 from .security import same_origin
 
@@ -41,6 +42,12 @@ def _ttl() -> float:
 
 
 def _join_url(code: str) -> str:
+    """The students' link: on ``PUBLIC_URL`` when set (``serve --lan`` sets it to this
+    machine's LAN address), else on the host this request came to."""
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        path = url_for("classroom.student", code=code)[len(request.script_root) :]
+        return public + path
     return url_for("classroom.student", code=code, _external=True)
 
 
@@ -94,8 +101,13 @@ def teacher(code: str):
         return render_template("class_join.html", error=True, code=code[:32]), 404
     if room.code != code:
         return redirect(url_for("classroom.teacher", code=room.code))
+    join_url = _join_url(room.code)
     return render_template(
-        "class_teacher.html", code=room.code, join_url=_join_url(room.code), ttl=_ttl()
+        "class_teacher.html",
+        code=room.code,
+        join_url=join_url,
+        local_only=is_loopback_url(join_url),
+        ttl=_ttl(),
     )
 
 
@@ -114,10 +126,16 @@ def qr(code: str):
     room = _live_room(code)
     if room is None:
         abort(404)
-    out = io.BytesIO()
-    segno.make(_join_url(room.code), error="m", micro=False).save(
-        out, kind="svg", scale=8, border=2, xmldecl=False, title=room.code, dark="#111"
-    )
-    response = current_app.response_class(out.getvalue(), mimetype="image/svg+xml")
+    svg = qr_svg(_join_url(room.code), title=room.code)
+    response = current_app.response_class(svg, mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "private, max-age=3600"
     return response
+
+
+def qr_svg(url: str, title: str) -> bytes:
+    """The QR code of ``url`` as an SVG document."""
+    out = io.BytesIO()
+    segno.make(url, error="m", micro=False).save(
+        out, kind="svg", scale=8, border=2, xmldecl=False, title=title, dark="#111"
+    )
+    return out.getvalue()

@@ -81,11 +81,12 @@ class ClassNamespace(AnsweringNamespace):
         if isinstance(err, ObjectDeletedError | StaleDataError | IntegrityError):
             db.session.rollback()
             member = hub().member(request.sid)
-            if member is not None and member.code is not None:
-                try:
-                    service.find_room(member.code, ttl=hub().ttl)
-                except ClassError as gone:
-                    return gone
+            if member is None or member.code is None:  # the room was closed meanwhile
+                return ClassError("unknown-room")
+            try:
+                service.find_room(member.code, ttl=hub().ttl)
+            except ClassError as gone:
+                return gone
             if not isinstance(err, IntegrityError):
                 return ClassError("unknown-room")
         return None
@@ -121,10 +122,13 @@ class ClassNamespace(AnsweringNamespace):
         member = hub().disconnect(request.sid)
         if member is None or member.code is None:
             return None
-        service.leave(request.sid)
-        if member.role == "student":
-            count = service.student_count(member.code, service.now(), hub().presence_timeout)
-            hub().to_teacher("presence", {"students": count}, member.code)
+        try:
+            service.leave(request.sid)
+            if member.role == "student":
+                count = service.student_count(member.code, service.now(), hub().presence_timeout)
+                hub().to_teacher("presence", {"students": count}, member.code)
+        except Exception:  # pragma: no cover - the database went away: the sweep forgets it
+            log.exception("class disconnect")
         return None
 
     # -- joining ---------------------------------------------------------------------------------

@@ -32,17 +32,13 @@ def live_app(tmp_path_factory):
     was initialised with last, so tests that need the app's internals (the run registry)
     use this one rather than building a second app.
     """
-    from werkzeug.serving import make_server
-
     from server.app import create_app
-    from server.extensions import websocket_request_handler
+    from server.serving import make_server
 
     instance = tmp_path_factory.mktemp("browser-instance")
     # Every browser test plays from one address: no rate limit on creating games.
     app = create_app({"INSTANCE_PATH": str(instance), "RATE_LIMIT_GAMES": None})
-    server = make_server(
-        "127.0.0.1", 0, app, threaded=True, request_handler=websocket_request_handler()
-    )
+    server = make_server("127.0.0.1", 0, app)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     try:

@@ -1,9 +1,11 @@
 """Class rooms in a real browser: a teacher page and students' pages, each in its own
 browser context (own storage and cookies, like separate devices), on the live server.
 
-Students follow play / pause / step / step back / seek to the very event the teacher
-shows; a late joiner lands where the class is; a student's solved puzzle appears on the
-teacher's leaderboard.
+The server runs the room's one search and streams it; every page shows the event the
+class is at. The pages say what they show in data-* attributes (static/js/class/stage.js):
+``data-pos`` (the event index), ``data-path`` (the path's depth and hash), ``data-nodes``,
+``data-from`` (the first event held), ``data-follow``; the teacher's page also
+``data-pending`` (controls not answered yet). The tests wait on those, never on time.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pytest
 
 from server.engine.board import Board
 from server.engine.search import solve
+from server.engine.walker import Walker
 
 from .conftest import playwright_sync
 
@@ -21,8 +24,11 @@ expect = playwright_sync.expect
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"width": 1280, "height": 800}
 BOARD_STATE = """els => els.map(e => `${e.dataset.state}:${e.textContent}`).join(",")"""
+SIX_BY_SIX_EVENTS = 354_060  # plain backtracking on 6x6 from a6 (a corner), to its tour
+SIX_BY_SIX_NODES = 177_048
 
 
 def open_class(new_page):
@@ -36,9 +42,9 @@ def open_class(new_page):
     return teacher, code
 
 
-def join(new_page, code: str, **options):
+def join(new_page, code: str, query: str = "", **options):
     student = new_page(**{**PHONE, **options})
-    student.goto(f"/class/{code}?lang=en")
+    student.goto(f"/class/{code}?lang=en{query}")
     expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
     return student
 
@@ -47,19 +53,52 @@ def board(page) -> str:
     return page.eval_on_selector_all(".c-lane .w-sq", BOARD_STATE)
 
 
-def teacher_pos(teacher) -> int:
-    return int(teacher.get_attribute("#class", "data-pos"))
+def settled(teacher) -> int:
+    """The index the class is at once every control of the teacher's is answered (paused)."""
+    page = teacher.locator("#class")
+    expect(page).to_have_attribute("data-pending", "0")
+    expect(page).to_have_attribute("data-playing", "false")
+    return int(teacher.get_attribute("#class", "data-target"))
 
 
-def in_sync(teacher, students, pos: int | None = None) -> int:
-    """Every student shows the teacher's event (same index, same board)."""
-    pos = teacher_pos(teacher) if pos is None else pos
+def in_sync(teacher, students, pos: int | None = None, follow: str = "paused") -> int:
+    """The class is paused at ``pos`` and every page shows that very event."""
+    pos = settled(teacher) if pos is None else pos
+    expect(teacher.locator("#class")).to_have_attribute("data-pos", str(pos))
+    path = teacher.get_attribute("#class", "data-path")
+    nodes = teacher.get_attribute("#class", "data-nodes")
     for student in students:
-        expect(student.locator("#class")).to_have_attribute("data-pos", str(pos))
+        page = student.locator("#class")
+        expect(page).to_have_attribute("data-follow", follow)  # the last state, not one on the way
+        expect(page).to_have_attribute("data-pos", str(pos))
+        expect(page).to_have_attribute("data-path", path)
+        expect(page).to_have_attribute("data-nodes", nodes)
     shown = board(teacher)
     for student in students:
         assert board(student) == shown
     return pos
+
+
+def chart(page) -> list:
+    """The depth chart's columns a page shows (pages opened with ?test=1)."""
+    return page.evaluate(
+        """() => {
+          const c = window.classPage.follower.columns;
+          const used = (column) => Array.from(column.subarray(0, c.columns));
+          return [c.span, c.length, c.fill, c.events, used(c.min), used(c.max)];
+        }"""
+    )
+
+
+def engine_chart(index: int) -> list:
+    """The depth chart's columns after ``index`` events of the demo, from the engine's walker."""
+    walker = Walker(Board(6, 6), 0, algorithm="seed")
+    try:
+        walker.advance(index)
+        span, length, fill, events, mins, maxs = walker.chart.freeze()
+    finally:
+        walker.close()
+    return [span, length, fill, events, list(mins), list(maxs)]
 
 
 def set_range(page, selector: str, value: int) -> None:
@@ -71,11 +110,23 @@ def set_range(page, selector: str, value: int) -> None:
     )
 
 
+def screenshots(artifacts, name: str, teacher, phone, desktop) -> None:
+    """The teacher's page on a desktop and a phone, a student's on each."""
+    teacher.screenshot(path=str(artifacts / f"class-teacher-desktop-{name}.png"))
+    teacher.set_viewport_size(PHONE["viewport"])
+    teacher.screenshot(path=str(artifacts / f"class-teacher-phone-{name}.png"))
+    teacher.set_viewport_size(DESKTOP)
+    phone.screenshot(path=str(artifacts / f"class-student-phone-{name}.png"))
+    desktop.screenshot(path=str(artifacts / f"class-student-desktop-{name}.png"))
+
+
 def test_students_follow_the_teacher(new_page, artifacts):
     teacher, code = open_class(new_page)
-    one = join(new_page, code)
-    two = join(new_page, code, viewport={"width": 800, "height": 900}, is_mobile=False)
+    phone = join(new_page, code)
+    desktop = join(new_page, code, "&test=1", viewport=DESKTOP, is_mobile=False, has_touch=False)
+    students = [phone, desktop]
     expect(teacher.locator("#c-students")).to_have_text("2")
+    expect(phone.locator("#class")).to_have_attribute("data-follow", "waiting")
 
     # 6x6 plain backtracking from a6: 354k events, long enough to drive around in
     teacher.check('input[name="preset"][value="6x6"]', force=True)
@@ -85,38 +136,112 @@ def test_students_follow_the_teacher(new_page, artifacts):
     teacher.click("#c-go")
     expect(teacher.locator("#class")).to_have_attribute("data-playing", "true")
     teacher.wait_for_function("() => +document.querySelector('#class').dataset.pos > 60")
-    for student in (one, two):
+    for student in students:
         expect(student.locator("#class")).to_have_attribute("data-follow", "playing")
 
     teacher.click('[data-action="play"]')  # pause
-    expect(teacher.locator("#class")).to_have_attribute("data-playing", "false")
-    paused = in_sync(teacher, [one, two])
+    paused = in_sync(teacher, students)
     assert paused > 60
-    expect(one.locator("#class")).to_have_attribute("data-follow", "paused")
 
     teacher.click('[data-action="step"]')
     teacher.click('[data-action="step"]')
-    in_sync(teacher, [one, two], paused + 2)
-    teacher.click('[data-action="back"]')
-    teacher.click('[data-action="back"]')
-    teacher.click('[data-action="back"]')
-    in_sync(teacher, [one, two], paused - 1)
+    in_sync(teacher, students, paused + 2)
+    for _ in range(3):
+        teacher.click('[data-action="back"]')
+    in_sync(teacher, students, paused - 1)
 
     set_range(teacher, "#w-seek", 17)
-    in_sync(teacher, [one, two], 17)
-    teacher.screenshot(path=str(artifacts / "class-teacher-seek.png"))
-    one.screenshot(path=str(artifacts / "class-student-seek.png"))
+    in_sync(teacher, students, 17)
+    screenshots(artifacts, "seek", teacher, phone, desktop)
 
-    # full speed to the tour; a student who joins afterwards lands on the last event at once
+    # run to the end: keyframes, then the end, on every page
     teacher.click('[data-action="end"]')
     expect(teacher.locator(".c-lane")).to_have_attribute("data-status", "found", timeout=60_000)
-    final = in_sync(teacher, [one, two])
-    assert final > 300_000
-    late = join(new_page, code)
-    expect(late.locator("#class")).to_have_attribute("data-pos", str(final), timeout=30_000)
+    final = in_sync(teacher, students, SIX_BY_SIX_EVENTS, follow="ended")
+    for page in (teacher, *students):
+        expect(page.locator("#class")).to_have_attribute("data-nodes", str(SIX_BY_SIX_NODES))
+        expect(page.locator(".c-lane [data-stat=nodes]")).to_have_text(f"{SIX_BY_SIX_NODES:,}")
+        expect(page.locator(".c-lane [data-role=narration]")).to_contain_text("Tour found")
+    screenshots(artifacts, "end", teacher, phone, desktop)
+
+    # the whole run's depth chart, from keyframes, exactly as the engine draws it
+    assert chart(desktop) == engine_chart(final)
+
+    # a late joiner stands on the last event from the join's snapshot: no replay from 0
+    late = join(new_page, code, "&test=1")
+    expect(late.locator("#class")).to_have_attribute("data-pos", str(final))
+    assert late.get_attribute("#class", "data-from") == str(final - 100)
+    assert chart(late) == engine_chart(final)
+    assert late.get_attribute("#class", "data-path") == teacher.get_attribute("#class", "data-path")
     assert board(late) == board(teacher)
     expect(teacher.locator("#c-students")).to_have_text("3")
     late.screenshot(path=str(artifacts / "class-student-late.png"))
+
+    # the teacher's page reloaded: it picks the class up where it is and goes on counting
+    teacher.reload()
+    expect(teacher.locator("#class")).to_have_attribute("data-connection", "joined")
+    expect(teacher.locator("#class")).to_have_attribute("data-pos", str(final))
+    expect(teacher.locator('input[name="preset"][value="6x6"]')).to_be_checked()
+    teacher.click('[data-action="back"]')
+    in_sync(teacher, [*students, late], final - 1)
+
+
+def test_running_to_the_end_shows_keyframes_and_how_far_the_search_got(new_page, artifacts):
+    teacher, code = open_class(new_page)
+    student = new_page(**PHONE)
+    student.goto(f"/class/{code}?lang=zh")
+    expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
+
+    # 8x8 plain backtracking from a8: millions of events, far more than a lesson waits for
+    teacher.check('input[name="preset"][value="8x8"]', force=True)
+    teacher.check('input[name="algorithm"][value="seed"]', force=True)
+    teacher.click('.c-lane .w-sq[data-row="0"][data-col="0"]')
+    teacher.click("#c-go")
+    expect(teacher.locator("#class")).to_have_attribute("data-playing", "true")
+    teacher.click('[data-action="end"]')
+    for page in (teacher, student):
+        expect(page.locator("#class")).to_have_attribute("data-follow", "to-the-end")
+    expect(student.locator("#c-catchup")).to_be_visible()
+    expect(student.locator("#c-catchup-text")).to_contain_text("快进到结尾：已计算")
+    expect(teacher.locator("#c-catchup-text")).to_contain_text("Running to the end:")
+    # the keyframes are drawn as they come
+    student.wait_for_function("() => +document.querySelector('#class').dataset.pos > 200000")
+    student.screenshot(path=str(artifacts / "class-student-to-the-end.png"))
+    teacher.screenshot(path=str(artifacts / "class-teacher-to-the-end.png"))
+
+    teacher.click('[data-action="play"]')  # pause where the keyframes got to
+    paused = in_sync(teacher, [student])
+    assert paused > 200_000
+    expect(student.locator("#c-catchup")).to_be_hidden()
+
+
+def test_a_student_who_lost_the_connection_rejoins_where_the_class_is(new_page):
+    teacher, code = open_class(new_page)
+    student = join(new_page, code, "&test=1")
+    teacher.check('input[name="preset"][value="6x6"]', force=True)
+    teacher.check('input[name="algorithm"][value="seed"]', force=True)
+    teacher.click("#c-go")
+    teacher.wait_for_function("() => +document.querySelector('#class').dataset.pos > 20")
+    teacher.click('[data-action="play"]')  # pause
+    before = in_sync(teacher, [student])
+
+    # the student's connection drops (no automatic reconnection yet) while the class goes on
+    student.evaluate(
+        """() => { const io = window.classPage.room.socket.io;
+                   io.reconnection(false); io.engine.close(); }"""
+    )
+    expect(student.locator("#class")).not_to_have_attribute("data-connection", "joined")
+    teacher.click('[data-action="play"]')
+    teacher.wait_for_function(
+        f"() => +document.querySelector('#class').dataset.pos > {before + 400}"
+    )  # past what the page held: the feed it missed leaves a hole
+    teacher.click('[data-action="play"]')
+    paused = settled(teacher)
+    assert student.get_attribute("#class", "data-pos") == str(before)
+
+    student.evaluate("() => window.classPage.room.socket.connect()")
+    expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
+    in_sync(teacher, [student], paused)
 
 
 def test_a_solved_class_puzzle_reaches_the_teachers_leaderboard(new_page, artifacts):

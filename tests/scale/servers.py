@@ -5,7 +5,8 @@
 * :func:`start_servers` runs N ``knights-tour serve --port 0`` processes, as deployed:
   the console script, a message queue when given, one SQLite ``DATABASE_URL`` and one
   ``SECRET_KEY`` shared by all of them, each process's stderr kept in a file so a test
-  can look for tracebacks.
+  can look for tracebacks;
+* :func:`start_gunicorn` runs the app under gunicorn as docs/deploy.md deploys it.
 
 Teardown is SIGTERM (``serve`` stops its server and prints "stopped"), then SIGKILL
 after a grace period; nothing is left running whatever the test did.
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -234,8 +236,10 @@ def server_env(directory: Path, message_queue: str | None, extra: dict | None = 
     return env
 
 
-def _launch(directory: Path, index: int, env: dict, message_queue: str | None):
-    args = [*serve_command(), "serve", "--host", "127.0.0.1", "--port", "0"]
+def _launch(
+    directory: Path, index: int, env: dict, message_queue: str | None, serve_args: Sequence[str]
+):
+    args = [*serve_command(), "serve", *serve_args, "--port", "0"]
     if message_queue:
         args += ["--message-queue", message_queue]
     stderr_path = directory / f"server-{index}.stderr"
@@ -261,8 +265,8 @@ def _wait_listening(proc: subprocess.Popen, stderr_path: Path) -> tuple[str, lis
         for line in proc.stdout:
             lines.append(line.rstrip("\n"))
             match = LISTENING.search(line)
-            if match:
-                found.append(match.group(1))
+            if match:  # all interfaces (serve --lan): this machine is at 127.0.0.1 too
+                found.append(match.group(1).replace("//0.0.0.0:", "//127.0.0.1:"))
                 return
 
     reader = threading.Thread(target=read, daemon=True)
@@ -284,8 +288,10 @@ def start_servers(
     count: int,
     message_queue: str | None = None,
     env: dict | None = None,
+    serve_args: Sequence[str] = ("--host", "127.0.0.1"),
 ) -> list[ServerProcess]:
-    """``count`` serve processes sharing one database (and the message queue when given).
+    """``count`` serve processes sharing one database (and the message queue when given),
+    each started as ``knights-tour serve SERVE_ARGS --port 0``.
 
     The first process creates the tables before the others start (SQLite's
     ``create_all`` is not safe to race); the others start in parallel.
@@ -295,7 +301,9 @@ def start_servers(
     started: list[ServerProcess] = []
     try:
         for batch in ([0], list(range(1, count))):
-            launched = [(i, *_launch(directory, i, full_env, message_queue)) for i in batch]
+            launched = [
+                (i, *_launch(directory, i, full_env, message_queue, serve_args)) for i in batch
+            ]
             for _i, proc, stderr_path in launched:
                 try:
                     url, lines = _wait_listening(proc, stderr_path)
@@ -309,6 +317,46 @@ def start_servers(
             server.stop()
         raise
     return started
+
+
+def gunicorn_command() -> list[str]:
+    """gunicorn next to this interpreter (``pip install '.[deploy]'``)."""
+    script = Path(sys.executable).with_name("gunicorn")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "gunicorn"]
+
+
+def start_gunicorn(directory: Path, threads: int, env: dict | None = None) -> ServerProcess:
+    """The deployment of docs/deploy.md: ``gunicorn -w 1 --threads N`` (the gthread
+    worker) on a free loopback port, ready once its worker answers a page."""
+    directory.mkdir(parents=True, exist_ok=True)
+    full_env = server_env(directory, None, env)
+    for _ in range(3):  # a free port may be taken between probe and bind
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        stderr_path = directory / f"gunicorn-{port}.stderr"
+        args = ["-w", "1", "--threads", str(threads), "-b", f"127.0.0.1:{port}"]
+        with open(stderr_path, "wb") as stderr:
+            proc = subprocess.Popen(
+                [*gunicorn_command(), *args, "server.app:create_app()"],
+                cwd=str(ROOT),
+                env=full_env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+            )
+        deadline = time.monotonic() + START_TIMEOUT
+        while proc.poll() is None and time.monotonic() < deadline:
+            with contextlib.suppress(OSError, http.client.HTTPException):
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                try:
+                    conn.request("GET", "/class")
+                    if conn.getresponse().status == 200:
+                        return ServerProcess(proc, url, stderr_path)
+                finally:
+                    conn.close()
+            time.sleep(0.1)
+        terminate(proc, 2)
+    raise RuntimeError(f"gunicorn did not start: {stderr_path.read_text(errors='replace')[-2000:]}")
 
 
 def open_class_room(url: str) -> tuple[str, str]:

@@ -13,11 +13,10 @@ import sqlite3
 import threading
 
 import pytest
-from werkzeug.serving import make_server
 
 from server import db as database
 from server.app import create_app
-from server.extensions import websocket_request_handler
+from server.serving import make_server
 from server.web.class_socket import hub
 from tests.scale.servers import open_class_room
 from tests.support.follower import Follower
@@ -33,9 +32,7 @@ def live(tmp_path, monkeypatch):
     )
     monkeypatch.setattr(database, "SQLITE_PRAGMAS", pragmas)
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance")})
-    server = make_server(
-        "127.0.0.1", 0, app, threaded=True, request_handler=websocket_request_handler()
-    )
+    server = make_server("127.0.0.1", 0, app)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.port}", tmp_path / "instance" / "knights_tour.sqlite3"
@@ -61,7 +58,7 @@ def test_a_busy_database_is_answered_busy_and_the_feed_tries_again(live):
         logging.getLogger(name).addHandler(records)
     code, token = open_class_room(url)
     teacher = Follower(url)
-    holder = sqlite3.connect(path, timeout=0, isolation_level=None)
+    holder = sqlite3.connect(path, timeout=10, isolation_level=None)  # waits its turn
     try:
         assert teacher.join(code, token)["ok"]
         holder.execute("BEGIN IMMEDIATE")  # another writer, holding the lock

@@ -13,7 +13,6 @@ import threading
 import urllib.request
 
 import pytest
-from werkzeug.serving import make_server
 
 from server.app import create_app
 from server.classroom import service
@@ -21,7 +20,7 @@ from server.classroom.models import ClassRoom
 from server.db import db
 from server.engine.board import Board
 from server.engine.search import solve
-from server.extensions import websocket_request_handler
+from server.serving import make_server
 from server.web.class_socket import hub
 from tests.support.follower import Follower, reference
 from tests.waiting import wait_until
@@ -37,9 +36,7 @@ def live(tmp_path_factory):
             "RATE_LIMIT_CLASS_ROOMS": "5/minute",
         }
     )
-    server = make_server(
-        "127.0.0.1", 0, app, threaded=True, request_handler=websocket_request_handler()
-    )
+    server = make_server("127.0.0.1", 0, app)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.port}", app
@@ -436,7 +433,11 @@ def test_closing_the_class_tells_everyone(live, members):
     opened, teacher, _ = teacher_of(members, app)
     student, _ = student_of(members, opened.code)
     assert teacher.call("close")["ok"]
-    assert wait_until(lambda: student.got("ended") == [{"code": opened.code}])
+    for member in (student, teacher):  # the teacher who closed it is told too
+        assert wait_until(lambda m=member: m.got("ended") == [{"code": opened.code}])
+    # whatever they send next is refused cleanly, never answered "internal"
+    for member in (student, teacher):
+        assert member.call("heartbeat")["error"]["code"] in ("not-joined", "unknown-room")
 
 
 # -- the class puzzle -----------------------------------------------------------------------------

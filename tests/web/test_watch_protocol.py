@@ -14,7 +14,6 @@ import time
 
 import psutil
 import pytest
-from werkzeug.serving import make_server
 
 from benchmarks.bench_stream import (
     WatchClient,
@@ -27,7 +26,8 @@ from server.app import create_app
 from server.engine.board import Board
 from server.engine.search import PRUNINGS, search_events, solve
 from server.engine.theory import verify
-from server.extensions import cors_origins, websocket_request_handler
+from server.extensions import cors_origins
+from server.serving import make_server
 from server.stream.encode import DecodedBacktrack, DecodedMove, decode
 from server.web.watch_socket import registry
 
@@ -36,9 +36,7 @@ from server.web.watch_socket import registry
 def live(tmp_path_factory):
     """(base URL, app) of an in-process server on a free port."""
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path_factory.mktemp("watch"))})
-    server = make_server(
-        "127.0.0.1", 0, app, threaded=True, request_handler=websocket_request_handler()
-    )
+    server = make_server("127.0.0.1", 0, app)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.port}", app

@@ -1,20 +1,15 @@
-// The /class namespace (docs/protocol.md, "Class rooms"): joining a room, heartbeats, the
-// room's broadcasts, and the demo's runs (the watch protocol's start/credit/stop, always
-// of the room's current settings) on the same socket.
-//
-// The demo is kept in sync by event index: the teacher's page is the clock and reports
-// {gen, index, playing, speed}; every page runs the same deterministic search and shows
-// the event at that index. `targetIndex` extrapolates a playing state to now.
+// The /class namespace (docs/protocol.md, "Class rooms"): joining a room, heartbeats and
+// the room's broadcasts. The server runs the room's one search and streams it (`state`,
+// `feed`, `snapshot`); follow.js keeps up with it.
 
-import { MAX_WINDOW, WatchConnection } from "../watch/connection.js";
-
-export { MAX_WINDOW };
+import { WatchConnection } from "../watch/connection.js";
 
 export class ClassRoom {
   /**
    * code: the room's join code; token: the teacher's secret (null for a student).
-   * handlers: {joined(ack), state(s), presence(p), puzzle(p), leaderboard(b), ended(e),
-   *            error(err), status("connected" | "reconnecting" | "disconnected")}
+   * handlers: {joined(ack), joinFailed(err), state(s), feed(f), snapshot(s), presence(p),
+   *            puzzle(p), leaderboard(b), ended(e), error(err), heartbeat(ack),
+   *            status("connected" | "reconnecting" | "disconnected")}
    */
   constructor({ code, token = null, handlers = {} }) {
     this.code = code;
@@ -24,7 +19,7 @@ export class ClassRoom {
     this.heartbeatTimer = 0;
     this.connection = new WatchConnection({ url: "/class" });
     const socket = this.connection.socket;
-    for (const name of ["state", "presence", "puzzle", "leaderboard", "ended"]) {
+    for (const name of ["state", "feed", "snapshot", "presence", "puzzle", "leaderboard", "ended"]) {
       socket.on(name, (msg) => this.handlers[name]?.(msg));
     }
     this.connection.onError = (err) => this.handlers.error?.(err);
@@ -77,15 +72,6 @@ export class ClassRoom {
   }
 }
 
-/** The index a state points at `now` (ms, performance clock), given when it arrived. */
-export function targetIndex(state, receivedAt, now) {
-  if (!state) return 0;
-  if (state.playing && state.speed) {
-    return state.index + Math.floor((state.speed * Math.max(0, now - receivedAt)) / 1000);
-  }
-  return state.index;
-}
-
 /** The room's settings ({rows, cols, start: [r, c], ...}) as a watch lane wants them. */
 export function laneSettings(settings) {
   return {
@@ -112,24 +98,4 @@ export function parseSquare(name, rows, cols) {
 /** [row, col] -> "b1". */
 export function squareName(row, col, rows) {
   return `${String.fromCharCode(97 + col)}${rows - row}`;
-}
-
-/**
- * Advance or rewind `player` towards `target` within `budgetMs`; returns true if it moved.
- * Big jumps (a late joiner, a seek) consume events without drawing them: the caller
- * draws once afterwards.
- */
-export function seekPlayer(player, target, { budgetMs = 12, allowBack = true } = {}) {
-  const until = performance.now() + budgetMs;
-  let moved = false;
-  while (player.pos < target) {
-    const n = player.advance(Math.min(target - player.pos, 20_000));
-    if (n === 0) break;
-    moved = true;
-    if (performance.now() > until) break;
-  }
-  if (allowBack && player.pos > target) {
-    moved = player.back(player.pos - target) > 0 || moved;
-  }
-  return moved;
 }

@@ -53,6 +53,16 @@ export function decodeBatch(events, { counts = false, squares = Infinity } = {})
   return new Chunk(data, starts.slice(0, count + 1), count, moves);
 }
 
+/** `chunk` without its first `n` events (a class room's feed that overlaps what is held). */
+export function dropEvents(chunk, n) {
+  if (n <= 0) return chunk;
+  const off = chunk.starts[n];
+  const starts = chunk.starts.subarray(n).map((start) => start - off);
+  let moves = 0;
+  for (let i = n; i < chunk.count; i++) if (chunk.data[chunk.starts[i]] >= 0) moves++;
+  return new Chunk(chunk.data.subarray(off), starts, chunk.count - n, moves);
+}
+
 /**
  * The candidates of the move event at `off`: {squares: [...], counts: [...] | null}.
  * Allocates; meant for display (once per drawn frame), not for the hot loop.

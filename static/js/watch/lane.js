@@ -1,5 +1,6 @@
 // One watched run: its socket run, event player, board, counters, chart and narration.
-// The single view has one lane; race mode has two fed by the same clock.
+// The single view has one lane; race mode has two fed by the same clock. A class room's
+// lane has no run of its own: it shows players made from the room's stream (`show`).
 
 import { formatNumber, t } from "../i18n.js";
 import { BoardView } from "./board.js";
@@ -37,6 +38,7 @@ export class Lane {
     this.narrated = "";
     this.narratedAt = 0;
     this.changed = true;
+    this.redrawAll = false; // the player was replaced: every square is redrawn
   }
 
   /** Show an empty board of the chosen size (before a run, while picking the start). */
@@ -110,6 +112,25 @@ export class Lane {
     return run;
   }
 
+  /**
+   * Show `player`, made elsewhere (a class room's stream), and `columns` (DepthColumns kept
+   * up to date with it) as its depth chart. No run: whoever made the player moves it.
+   */
+  show(settings, player, columns) {
+    const shown = this.settings;
+    const same = shown && shown.rows === settings.rows && shown.cols === settings.cols && shown.start === settings.start;
+    if (!same) this.preview(settings);
+    this.detach();
+    this.settings = settings;
+    this.setAlgorithm(settings.algorithm);
+    this.player = player;
+    this.error = null;
+    this.startedAt ??= performance.now();
+    this.chart.use(columns);
+    this.redrawAll = true;
+    this.changed = true;
+  }
+
   /** Stop the run (if any) and forget it. */
   detach() {
     this.generation++;
@@ -176,10 +197,11 @@ export class Lane {
       view.dead = -1;
     }
     if (this.error) text = this.error;
-    this.board.draw(player, view);
+    this.board.draw(player, view, { full: this.redrawAll });
+    this.redrawAll = false;
     this.stats.show(player);
     this.chart.draw(player.pos);
-    this.historyNote.hidden = player.historyStart === 0;
+    this.historyNote.hidden = player.historyStart === player.origin;
     if (text !== null && (!fast || now - this.narratedAt > 250 || player.finished)) {
       this._say(text);
       this.narratedAt = now;

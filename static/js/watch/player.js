@@ -5,9 +5,11 @@
 // The state after `pos` events is kept in typed arrays (path stack, move number and
 // entry count per square); history for step-back is the decoded batches themselves,
 // capped at `historyInts` ints (older batches are dropped, see `historyStart`).
+// A class room's player starts from a snapshot (the state after `at` events) instead of
+// event 0, and takes the room's feed by global index (`append`).
 // No DOM here: the Play page's "show me" can reuse it.
 
-import { ProtocolError } from "./decode.js";
+import { ProtocolError, decodeBatch, dropEvents } from "./decode.js";
 
 export const DEFAULT_HISTORY_INTS = 4_000_000; // ~16 MB of Int32: millions of events
 
@@ -37,6 +39,7 @@ export class Player {
     this.pos = 0; // events consumed (global index of the next event)
     this.frontier = 0; // the furthest pos ever reached
     this.received = 0; // events received
+    this.origin = 0; // global index the player started at (a snapshot's `at`)
     this.historyStart = 0; // global index of the oldest event still held
     this.chunks = [];
     this.heldInts = 0;
@@ -49,6 +52,26 @@ export class Player {
     this.onNewEvent = null; // (depth) => ..., once per event, in order, the first time
   }
 
+  /**
+   * A player standing after `snapshot.at` events of a run (docs/protocol.md, class rooms'
+   * `snapshot`: path, counters, heat = entries per square), holding the snapshot's events.
+   * It steps back no further than `at`.
+   */
+  static fromSnapshot(snapshot, { rows, cols, counts = false, historyInts = DEFAULT_HISTORY_INTS }) {
+    const player = new Player({ rows, cols, path: snapshot.path, counts, historyInts });
+    if (snapshot.heat.length !== player.squares) throw new ProtocolError("the snapshot's heat map has the wrong size");
+    player.entered.set(snapshot.heat);
+    player.moves = snapshot.nodes;
+    player.backtracks = snapshot.backtracks;
+    player.maxDepth = snapshot.max_depth;
+    const at = snapshot.at;
+    player.pos = player.frontier = player.received = player.origin = player.historyStart = at;
+    const chunk = decodeBatch(snapshot.events, { counts, squares: player.squares });
+    if (chunk.count !== snapshot.count) throw new ProtocolError("the snapshot's count does not match its events");
+    if (chunk.count > 0) player.push(chunk);
+    return player;
+  }
+
   // -- input -----------------------------------------------------------------------------
   push(chunk) {
     chunk.base = this.received;
@@ -56,6 +79,19 @@ export class Player {
     this.chunks.push(chunk);
     this.received += chunk.count;
     this.heldInts += chunk.data.length;
+  }
+
+  /**
+   * Add a chunk whose first event has global index `at` (a class room's `feed`). Events
+   * already held are skipped. Returns how many events were new, or -1 when `at` is past
+   * the last event held: a hole, nothing is added (the page asks for a snapshot).
+   */
+  append(at, chunk) {
+    if (at > this.received) return -1;
+    const skip = this.received - at;
+    if (skip >= chunk.count) return 0;
+    this.push(dropEvents(chunk, skip));
+    return chunk.count - skip;
   }
 
   finish(done) {
@@ -72,6 +108,11 @@ export class Player {
 
   get canStepBack() {
     return this.pos > this.historyStart;
+  }
+
+  /** Whether the player can stand at global event index `index` with what it holds. */
+  holds(index) {
+    return index >= this.historyStart && index <= this.received;
   }
 
   // -- moving the cursor --------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // (the backtracking sawtooth) drawn on a canvas.
 
 import { formatNumber, formatTime } from "../i18n.js";
+import { DepthColumns } from "./columns.js";
 
 /** The counters shown in elements marked data-stat="<name>" inside `root`. */
 export class Stats {
@@ -56,55 +57,37 @@ export class Stats {
 }
 
 /**
- * Depth over time, x = event index. Each column holds the min and max depth of `span`
- * consecutive events; when the columns fill up, pairs merge and `span` doubles, so the
- * whole run always fits and memory stays fixed.
+ * Depth over time, x = event index, drawn from DepthColumns (columns.js). The chart keeps
+ * its own columns (`push`); a class room's page shows columns kept by its stream (`use`).
  */
 export class DepthChart {
   constructor(canvas, { columns = 256 } = {}) {
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d");
-    this.capacity = columns;
-    this.min = new Uint16Array(columns);
-    this.max = new Uint16Array(columns);
+    this.own = new DepthColumns(columns);
+    this.data = this.own;
     new ResizeObserver(() => this._resize()).observe(canvas);
     this.reset(1);
   }
 
   reset(squares) {
-    this.squares = Math.max(1, squares);
-    this.span = 1;
-    this.length = 0; // complete columns
-    this.fill = 0; // events in the open column
-    this.events = 0;
+    this.data = this.own;
+    this.own.reset(squares);
     this.cursor = 0;
+  }
+
+  /** Show `columns` (kept up to date elsewhere) until the next `reset`. */
+  use(columns) {
+    this.data = columns;
   }
 
   /** One event's resulting depth (called once per event, in order). */
   push(depth) {
-    const i = this.length;
-    if (this.fill === 0) {
-      this.min[i] = depth;
-      this.max[i] = depth;
-    } else {
-      if (depth < this.min[i]) this.min[i] = depth;
-      if (depth > this.max[i]) this.max[i] = depth;
-    }
-    this.events++;
-    if (++this.fill === this.span) {
-      this.fill = 0;
-      if (++this.length === this.capacity) this._halve();
-    }
+    this.own.push(depth);
   }
 
-  _halve() {
-    const half = this.capacity >> 1;
-    for (let j = 0; j < half; j++) {
-      this.min[j] = Math.min(this.min[2 * j], this.min[2 * j + 1]);
-      this.max[j] = Math.max(this.max[2 * j], this.max[2 * j + 1]);
-    }
-    this.length = half;
-    this.span *= 2;
+  get events() {
+    return this.data.events;
   }
 
   _resize() {
@@ -122,18 +105,19 @@ export class DepthChart {
     const w = canvas.width;
     const h = canvas.height;
     ctx.clearRect(0, 0, w, h);
-    const columns = this.length + (this.fill > 0 ? 1 : 0);
+    const { squares, span, min, max } = this.data;
+    const columns = this.data.columns;
     if (columns === 0) return;
     const style = getComputedStyle(canvas);
     const pad = 2 * (window.devicePixelRatio || 1);
     const slots = Math.max(columns, 64);
-    const y = (d) => h - pad - ((h - 2 * pad) * d) / this.squares;
+    const y = (d) => h - pad - ((h - 2 * pad) * d) / squares;
     // The goal line: a full tour.
     ctx.strokeStyle = style.getPropertyValue("--w-chart-goal").trim() || "#16a34a";
     ctx.setLineDash([4, 4]);
     ctx.beginPath();
-    ctx.moveTo(0, y(this.squares));
-    ctx.lineTo(w, y(this.squares));
+    ctx.moveTo(0, y(squares));
+    ctx.lineTo(w, y(squares));
     ctx.stroke();
     ctx.setLineDash([]);
     // The band between each column's min and max depth, outlined along the max: with one
@@ -141,21 +125,21 @@ export class DepthChart {
     const colour = style.getPropertyValue("--w-chart").trim() || "#4f6bd8";
     const x = (i) => (columns === 1 ? w / 2 : (i * w) / (slots - 1));
     ctx.beginPath();
-    for (let i = 0; i < columns; i++) ctx.lineTo(x(i), y(this.max[i]));
-    for (let i = columns - 1; i >= 0; i--) ctx.lineTo(x(i), y(this.min[i]));
+    for (let i = 0; i < columns; i++) ctx.lineTo(x(i), y(max[i]));
+    for (let i = columns - 1; i >= 0; i--) ctx.lineTo(x(i), y(min[i]));
     ctx.closePath();
     ctx.globalAlpha = 0.3;
     ctx.fillStyle = colour;
     ctx.fill();
     ctx.globalAlpha = 1;
     ctx.beginPath();
-    for (let i = 0; i < columns; i++) ctx.lineTo(x(i), y(this.max[i]));
+    for (let i = 0; i < columns; i++) ctx.lineTo(x(i), y(max[i]));
     ctx.strokeStyle = colour;
     ctx.lineWidth = 1.5 * (window.devicePixelRatio || 1);
     ctx.lineJoin = "round";
     ctx.stroke();
     if (cursor < this.events) {
-      const at = Math.min(w - 1, x(cursor / this.span));
+      const at = Math.min(w - 1, x(cursor / span));
       ctx.fillStyle = style.getPropertyValue("--w-chart-cursor").trim() || "#f59e0b";
       ctx.fillRect(at - 1, 0, 2, h);
     }

@@ -1,0 +1,330 @@
+"""Serving the app: the HTTP server ``knights-tour serve`` runs, and the address of this
+machine that the phones of a class can reach.
+
+* :func:`make_server` is werkzeug's threaded server (one thread per connection; every
+  websocket keeps its thread) with three changes that matter for Socket.IO:
+
+  - **TCP_NODELAY on every accepted socket.**  The server often writes two small
+    messages back to back (an acknowledgement, then the batch the credit released;
+    a long-polling response's headers, then its body).  With Nagle's algorithm the
+    second write waits until the peer acknowledges the first, and a peer delaying its
+    ACK makes that about 40 ms.  The option is set on the accepted socket itself,
+    since not every system passes it on from the listening socket;
+  - **a websocket's end ends its connection** (:class:`RequestHandler`);
+  - a listen backlog of 1024 instead of werkzeug's 128, so a whole class connecting
+    at the same moment is not dropped into SYN retries.
+
+  Tests and benchmarks start the app through this function too, so they measure
+  what ``knights-tour serve`` runs.
+
+* :func:`lan_addresses` lists this machine's IPv4 addresses that other devices on the
+  local network can use, best first: real interfaces only (no loopback, link-local,
+  Docker, bridge, veth, virtual machine or VPN interfaces), private ranges first, the
+  interface of the default route first within a range.  psutil reads the interfaces
+  on Linux, macOS and Windows alike.
+
+* :func:`is_loopback_url` says whether a link only works on this machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import ipaddress
+import re
+import signal
+import socket
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
+
+from .web.security import ServerErrorHeaders
+
+LISTEN_BACKLOG = 1024  # capped by the system (net.core.somaxconn: 4096 on Linux >= 5.4)
+
+# -- the server ---------------------------------------------------------------------------
+
+
+def set_nodelay(sock: socket.socket) -> None:
+    """Turn Nagle's algorithm off on a TCP socket (a no-op on any other socket)."""
+    if sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):  # e.g. the peer is already gone
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+class RequestHandler(ServerErrorHeaders, WSGIRequestHandler):
+    """werkzeug's handler with TCP_NODELAY, hanging up once a websocket has ended.
+
+    In threading mode a websocket ends by raising ConnectionError out of the WSGI app
+    (that is how simple-websocket tells werkzeug the socket is gone), but werkzeug then
+    keeps the HTTP/1.1 connection alive and parses the client's websocket close frame
+    as the next request line: the thread blocks until the client gives up, and clients
+    that wait for the close handshake (python-socketio) hang for 3 s on every disconnect.
+    The server's own refusals (414, 431, ...) carry the security headers
+    (:class:`~server.web.security.ServerErrorHeaders`).
+    """
+
+    def setup(self) -> None:
+        set_nodelay(self.request)
+        super().setup()
+
+    def connection_dropped(self, error, environ=None) -> None:
+        self.close_connection = True
+
+
+class _ListenError(Exception):
+    """Carries bind()/listen()'s OSError past werkzeug, which would print it and exit."""
+
+
+class Server(ThreadedWSGIServer):
+    request_queue_size = LISTEN_BACKLOG
+
+    def server_bind(self) -> None:
+        try:
+            super().server_bind()
+        except OSError as err:
+            raise _ListenError(err) from None
+
+    def server_activate(self) -> None:
+        try:
+            super().server_activate()
+        except OSError as err:
+            raise _ListenError(err) from None
+
+
+def make_server(host: str, port: int, app) -> Server:
+    """The threaded server of ``knights-tour serve``, bound and listening (port 0: a free
+    one, see ``server.port``).  Raises OSError when it cannot listen."""
+    try:
+        return Server(host, port, app, handler=RequestHandler)
+    except _ListenError as err:
+        raise err.args[0] from None
+
+
+class BadConfiguration(ValueError):
+    """A setting the app refused at start (the message says which and why)."""
+
+
+class BadSchema(RuntimeError):
+    """The database's schema is older than this release (the message says what to run)."""
+
+
+def serve(host: str, port: int, config: dict | None = None, *, lan: bool = False, out=None) -> int:
+    """Run the app until Ctrl-C or SIGTERM: what ``knights-tour serve`` does.
+
+    Prints ``... listening on http://HOST:PORT`` once it listens.  With ``lan`` (``host``
+    is then all interfaces) it also finds this machine's LAN address, makes it the
+    ``PUBLIC_URL`` of join links and QR codes unless one is configured, and prints the
+    teacher's and the students' links.  Raises :class:`BadConfiguration`; returns 1
+    when it cannot listen, 0 once stopped.
+    """
+    from .app import create_app
+    from .db import StaleSchema, require_current_schema
+
+    out = out or sys.stdout
+    try:
+        app = create_app(config)  # an embedded SQLite database is upgraded here
+    except ValueError as err:  # e.g. RATE_LIMIT_GAMES=often
+        raise BadConfiguration(str(err)) from None
+    with app.app_context():
+        try:
+            require_current_schema()  # a server database is upgraded by its operator
+        except StaleSchema as err:
+            raise BadSchema(str(err)) from None
+    try:
+        server = make_server(host, port, app)
+    except OSError as err:
+        reason = err.strerror or str(err)
+        print(f"knights-tour: cannot listen on {host}:{port}: {reason}", file=sys.stderr)
+        if sys.platform == "darwin" and port == 5000 and err.errno == errno.EADDRINUSE:
+            print("(macOS: AirPlay Receiver uses port 5000; try PORT=5050)", file=sys.stderr)
+        return 1
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    print(f"Knight's Tour Studio listening on {base_url(host, server.port)}", file=out, flush=True)
+    if lan:
+        announce_lan(app, server.port, out)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    print("stopped", file=out, flush=True)
+    return 0
+
+
+def announce_lan(app, port: int, out) -> None:
+    """Set ``PUBLIC_URL`` to this machine's LAN address (unless configured) and print the
+    teacher's and the students' links, or why there are none."""
+    addresses = lan_addresses()
+    public = app.config.get("PUBLIC_URL")
+    if not public and addresses:
+        public = app.config["PUBLIC_URL"] = base_url(addresses[0], port)
+    if public:
+        print(f"Teacher / 老师: {public}/class/new", file=out)
+        print(f"Students join at / 学生加入: {public}/class", file=out, flush=True)
+        others = [a for a in addresses if a != urlsplit(public).hostname]
+        if others:
+            print(f"(this computer is also at / 本机其他地址: {', '.join(others)})", file=out)
+        return
+    print(
+        "knights-tour: no local network address found: connect this computer to the "
+        "classroom's network (Wi-Fi) and start again / 没有找到局域网地址：请先把电脑连到"
+        "教室的网络（Wi-Fi）再启动",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+# -- addresses ----------------------------------------------------------------------------
+
+PRIVATE = tuple(
+    ipaddress.ip_network(net) for net in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16")
+)
+# Interfaces that other devices of the classroom cannot reach this machine through:
+# containers and bridges (Docker, Podman, LXC, libvirt, Kubernetes), virtual machines'
+# host-only networks (VirtualBox, VMware, Hyper-V / WSL), VPN tunnels, Apple's
+# peer-to-peer links.  Matched against the start of the name, case-insensitively.
+VIRTUAL = re.compile(
+    r"^(lo|docker|br-|veth|virbr|vnet|vboxnet|vmnet|cni|flannel|cali|cilium|kube|weave|"
+    r"podman|lxcbr|lxdbr|tun|tap|wg|utun|tailscale|zt|awdl|llw|anpi|gif|stf|"
+    r"vethernet|virtualbox|vmware|hyper-v|loopback|npcap|bluetooth)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Interface:
+    name: str
+    addresses: tuple[str, ...]  # IPv4 addresses
+    up: bool = True
+    point_to_point: bool = False  # a tunnel (Linux and macOS say so in the flags)
+
+
+def usable_ipv4(address: str) -> ipaddress.IPv4Address | None:
+    """The address when another device could reach this machine at it, else None."""
+    try:
+        ip = ipaddress.IPv4Address(address)
+    except ValueError:
+        return None
+    if ip.is_loopback or ip.is_link_local or ip.is_multicast or ip.is_unspecified:
+        return None
+    if ip == ipaddress.IPv4Address("255.255.255.255"):
+        return None
+    return ip
+
+
+def choose_addresses(interfaces: Iterable[Interface], route: str | None = None) -> list[str]:
+    """The usable addresses of ``interfaces``, best first.
+
+    Private ranges (10/8, 172.16/12, 192.168/16) before any other address; within each,
+    ``route`` (the source address of the default route) first, then the interfaces'
+    order.  Down, virtual and point-to-point interfaces are left out.
+    """
+    found: list[tuple[int, int, int, str]] = []
+    for order, iface in enumerate(interfaces):
+        if not iface.up or iface.point_to_point or VIRTUAL.match(iface.name.strip()):
+            continue
+        for address in iface.addresses:
+            ip = usable_ipv4(address)
+            if ip is None:
+                continue
+            private = any(ip in net for net in PRIVATE)
+            found.append((0 if private else 1, 0 if address == route else 1, order, address))
+    seen: set[str] = set()
+    out = []
+    for *_, address in sorted(found):
+        if address not in seen:
+            seen.add(address)
+            out.append(address)
+    return out
+
+
+def default_route_address() -> str | None:
+    """The source address this machine would use to reach the internet, if it has a
+    route there (a UDP "connect" sends nothing)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: any routed address would do
+            return probe.getsockname()[0]
+        except OSError:
+            return None
+
+
+def system_interfaces() -> list[Interface]:
+    import psutil
+
+    stats = psutil.net_if_stats()
+    out = []
+    for name, addrs in psutil.net_if_addrs().items():
+        stat = stats.get(name)
+        flags = set(getattr(stat, "flags", "").split(",")) if stat else set()
+        out.append(
+            Interface(
+                name=name,
+                addresses=tuple(a.address for a in addrs if a.family == socket.AF_INET),
+                up=stat.isup if stat else True,
+                point_to_point="pointopoint" in flags or "loopback" in flags,
+            )
+        )
+    return out
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses on the local network, best first (maybe none)."""
+    return choose_addresses(system_interfaces(), default_route_address())
+
+
+def base_url(host: str, port: int, scheme: str = "http") -> str:
+    if ":" in host:
+        host = f"[{host}]"
+    default = {"http": 80, "https": 443}.get(scheme)
+    return f"{scheme}://{host}" if port == default else f"{scheme}://{host}:{port}"
+
+
+# -- links --------------------------------------------------------------------------------
+
+
+def check_public_url(value: str) -> str:
+    """``PUBLIC_URL`` normalised (no trailing slash); ValueError with a one-line reason."""
+    text = value.strip()
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(
+            f"PUBLIC_URL must be an http:// or https:// address, e.g. "
+            f"http://192.168.1.23:5000, got {value!r}"
+        )
+    try:
+        parts.port  # noqa: B018 - raises on a bad port
+    except ValueError:
+        raise ValueError(f"PUBLIC_URL has a bad port: {value!r}") from None
+    if parts.query or parts.fragment or "@" in parts.netloc:
+        raise ValueError(f"PUBLIC_URL must be scheme://host[:port][/path] only, got {value!r}")
+    return text.rstrip("/")
+
+
+def is_loopback_host(host: str | None) -> bool:
+    """Whether ``host`` (a name or an address) only ever means this machine."""
+    if not host:
+        return True
+    name = host.strip("[]").rstrip(".").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        ip = ipaddress.ip_address(name.split("%")[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback or ip.is_unspecified
+
+
+def is_loopback_url(url: str) -> bool:
+    return is_loopback_host(urlsplit(url).hostname)

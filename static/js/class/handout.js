@@ -1,0 +1,91 @@
+// The teacher's puzzle panel: hand the class a puzzle (or take it back) and show the class
+// leaderboard as students solve it.
+
+import { formatTime, t } from "../i18n.js";
+import { clampInt } from "../watch/setup.js";
+import { parseSquare, squareName } from "./room.js";
+
+const $ = (selector) => document.querySelector(selector);
+
+export class Handout {
+  /** page: the root element (data-puzzle, data-solved); call(event, payload) => Promise of the ack. */
+  constructor({ page, call }) {
+    this.page = page;
+    this.call = call;
+    this.form = $("#c-puzzle-form");
+    this.problem = $("#c-puzzle-error");
+    this.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.handOut();
+    });
+    $("#c-puzzle-clear").addEventListener("click", () => this.takeBack());
+  }
+
+  async handOut() {
+    const data = new FormData(this.form);
+    const rows = clampInt(data.get("rows"), 3, 20, 6);
+    const cols = clampInt(data.get("cols"), 3, 20, 6);
+    const start = parseSquare(String(data.get("start")), rows, cols);
+    if (!start) {
+      this._problem(t("class.ui.puzzle.bad-start"));
+      return;
+    }
+    this._problem("");
+    const ack = await this.call("puzzle", { rows, cols, closed: data.get("tour") === "closed", start });
+    if (!ack.ok) {
+      this._problem(ack.error?.message);
+      return;
+    }
+    this.showPuzzle(ack.puzzle);
+    this.showLeaderboard(ack.leaderboard);
+  }
+
+  async takeBack() {
+    const ack = await this.call("puzzle", null);
+    if (ack.ok) {
+      this.showPuzzle(null);
+      this.showLeaderboard(ack.leaderboard);
+    }
+  }
+
+  showPuzzle(puzzle) {
+    const now = $("#c-puzzle-now");
+    now.hidden = !puzzle;
+    now.textContent = puzzle ? t("class.ui.puzzle.now", { puzzle: puzzleText(puzzle) }) : "";
+    $("#c-puzzle-clear").hidden = !puzzle;
+    this.page.dataset.puzzle = puzzle ? String(puzzle.seq) : "";
+  }
+
+  showLeaderboard(board) {
+    const rows = (board?.entries || []).map((entry) => {
+      const tr = document.createElement("tr");
+      const cells = [entry.rank, entry.name, formatTime(entry.seconds), entry.moves, entry.hints];
+      for (const value of cells) {
+        const td = document.createElement("td");
+        td.textContent = String(value); // names are plain text, never HTML
+        tr.append(td);
+      }
+      return tr;
+    });
+    $("#c-leaderboard tbody").replaceChildren(...rows);
+    $("#c-board-empty").hidden = rows.length > 0;
+    $("#c-board-counts").textContent = board?.puzzle
+      ? t("class.ui.lb.counts", { solved: board.solved, trying: board.trying })
+      : "";
+    this.page.dataset.solved = String(board?.solved ?? 0);
+  }
+
+  _problem(message) {
+    this.problem.textContent = message || "";
+    this.problem.hidden = !message;
+  }
+}
+
+function puzzleText(puzzle) {
+  const [row, col] = puzzle.start;
+  return t(puzzle.closed ? "class.ui.puzzle.closed" : "class.ui.puzzle.open", {
+    rows: puzzle.rows,
+    cols: puzzle.cols,
+    square: squareName(row, col, puzzle.rows),
+  });
+}

@@ -1,0 +1,112 @@
+// Drawing a class room's demo, the same on the student's and the teacher's page: every
+// frame, the follower stands where the class is and the lane redraws what changed. A line
+// under the board says how far the server's search has got while the page waits for it.
+//
+// The page's root element says what it shows in data-* attributes (read by the tests):
+// data-gen, data-pos (the event shown), data-target (the class's index), data-from (the
+// first event it can step back to), data-path (depth and a hash of the path), data-nodes,
+// data-follow (waiting | catching-up | playing | to-the-end | paused | ended).
+
+import { formatNumber, t } from "../i18n.js";
+import { laneSettings } from "./room.js";
+
+const PROGRESS_AFTER_MS = 250; // out of reach for less than this: not worth a line
+
+export class Stage {
+  /** page: the root element; lane: a watch Lane; follower: a RoomFollower; progress: {root, text, bar}. */
+  constructor({ page, lane, follower, progress }) {
+    this.page = page;
+    this.lane = lane;
+    this.follower = follower;
+    this.progress = progress;
+    this.drawing = true; // false while the teacher previews other settings on the lane
+    this.gen = 0; // the generation the lane is set up for
+    this.phase = "";
+  }
+
+  /** Draw the stream again after the lane showed something else. */
+  resume() {
+    this.drawing = true;
+    this.gen = 0;
+  }
+
+  /** One frame: follow the class, redraw what changed; returns the phase. */
+  frame(now) {
+    const { follower, lane } = this;
+    const state = follower.state;
+    if (this.drawing && state && this.gen !== state.gen) {
+      this.gen = state.gen;
+      lane.preview(laneSettings(state.settings));
+      lane._say(t(state.gen > 1 ? "class.ui.loading" : "class.ui.waiting"));
+    }
+    if (this.drawing && follower.player && follower.player !== lane.player) {
+      lane.show(laneSettings(state.settings), follower.player, follower.columns);
+    }
+    const moved = follower.tick(now);
+    const phase = this._phase();
+    if (!this.drawing) return phase;
+    const player = lane.player;
+    if (player && (moved || lane.changed || phase !== this.phase)) {
+      const clock = follower.clock;
+      const playing = clock.playing && phase !== "ended";
+      lane.updateStatus(playing);
+      lane.draw(now, { fast: playing && (clock.speed === null || clock.speed > 30) });
+      this._expose(player);
+    }
+    this.phase = phase;
+    this.page.dataset.gen = String(state?.gen ?? 0);
+    this.page.dataset.follow = phase;
+    this.page.dataset.target = String(follower.target(now));
+    this._showProgress(now, phase);
+    return phase;
+  }
+
+  _phase() {
+    const follower = this.follower;
+    const state = follower.state;
+    if (!state || state.gen <= 1) return "waiting";
+    if (!follower.reaches) return "catching-up";
+    if (follower.atEnd) return "ended";
+    const clock = follower.clock;
+    if (!clock.playing) return "paused";
+    return clock.speed ? "playing" : "to-the-end";
+  }
+
+  _expose(player) {
+    const data = this.page.dataset;
+    data.pos = String(player.pos);
+    data.from = String(player.historyStart);
+    data.nodes = String(player.moves);
+    data.path = pathDigest(player);
+    data.snapshots = String(this.follower.tally.snapshots);
+  }
+
+  /** While the page waits for the search (or runs to its end): how far it has got. */
+  _showProgress(now, phase) {
+    const { root, text, bar } = this.progress;
+    const follower = this.follower;
+    const waited = follower.missingSince !== null && now - follower.missingSince >= PROGRESS_AFTER_MS;
+    const show = this.drawing && (phase === "to-the-end" || (phase === "catching-up" && waited));
+    root.hidden = !show;
+    if (!show) return;
+    const target = follower.target(now);
+    const computed = follower.computed;
+    let words;
+    if (phase === "to-the-end") words = t("class.ui.progress.to-the-end", { n: formatNumber(computed) });
+    else if (computed < target) words = t("class.ui.progress.computing", { n: formatNumber(computed) });
+    else words = t("class.ui.catching-up");
+    if (text.textContent !== words) text.textContent = words;
+    if (phase === "catching-up" && target > 0) bar.value = Math.min(1, computed / target);
+    else bar.removeAttribute("value"); // running to an end nobody knows yet
+  }
+}
+
+/** "depth:hash" of the path shown: two pages that show the same position show the same digest. */
+export function pathDigest(player) {
+  let hash = 0x811c9dc5; // FNV-1a
+  for (let i = 0; i < player.depth; i++) {
+    hash ^= player.path[i];
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `${player.depth}:${hash.toString(16)}`;
+}

@@ -1,0 +1,85 @@
+"""The teacher's page and the QR code: the join link phones are given.
+
+The link is on ``PUBLIC_URL`` when set (``knights-tour serve --lan`` sets it to the
+machine's LAN address), else on the host the teacher's browser used.  When that link
+only works on the teacher's own machine, the page says so in the page's language,
+decided on the server (no script needed).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from server.app import create_app
+from server.i18n import text
+from server.web.class_pages import qr_svg
+
+WARNING = 'id="c-local-only"'
+
+
+def make_app(tmp_path, **config):
+    return create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance"), **config})
+
+
+def open_room(client) -> str:
+    response = client.post("/class/new")
+    assert response.status_code == 303
+    return response.headers["Location"].split("/")[2]
+
+
+def teacher_page(client, code: str, lang: str, **kwargs) -> str:
+    response = client.get(f"/class/{code}/teach?lang={lang}", **kwargs)
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def join_link(html: str) -> str:
+    return re.search(r'id="c-join-url" href="([^"]+)"', html).group(1)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize(
+    "base", ["http://localhost", "http://127.0.0.1:5000", "http://[::1]:5000", "http://0.0.0.0"]
+)
+def test_a_loopback_join_link_is_flagged_in_the_pages_language(tmp_path, lang, base):
+    client = make_app(tmp_path).test_client()
+    code = open_room(client)
+    html = teacher_page(client, code, lang, base_url=base)
+    assert join_link(html) == f"{base}/class/{code}"
+    assert WARNING in html
+    for key in ("class.ui.local-only", "class.ui.local-only.hint"):
+        assert text(key, lang).replace("'", "&#39;") in html, key
+
+
+@pytest.mark.parametrize("base", ["http://192.168.1.23:5000", "https://tour.example.org"])
+def test_a_link_other_devices_can_open_is_not_flagged(tmp_path, base):
+    client = make_app(tmp_path).test_client()
+    code = open_room(client)
+    html = teacher_page(client, code, "en", base_url=base)
+    assert join_link(html) == f"{base}/class/{code}"
+    assert WARNING not in html
+
+
+def test_public_url_makes_the_join_link_and_the_qr_code(tmp_path):
+    client = make_app(tmp_path, PUBLIC_URL="https://school.example/tour/").test_client()
+    code = open_room(client)
+    expected = f"https://school.example/tour/class/{code}"
+    html = teacher_page(client, code, "zh")  # the teacher reached it as localhost
+    assert join_link(html) == expected and WARNING not in html
+    qr = client.get(f"/class/{code}/qr.svg")
+    assert qr.status_code == 200 and qr.data == qr_svg(expected, title=code)
+
+
+def test_public_url_on_loopback_is_flagged_too(tmp_path):
+    client = make_app(tmp_path, PUBLIC_URL="http://127.0.0.1:5000").test_client()
+    code = open_room(client)
+    html = teacher_page(client, code, "en", base_url="http://192.168.1.23:5000")
+    assert join_link(html) == f"http://127.0.0.1:5000/class/{code}" and WARNING in html
+
+
+@pytest.mark.parametrize("value", ["192.168.1.23:5000", "ftp://files.example", "http://x/?a=b"])
+def test_a_bad_public_url_refuses_to_start(tmp_path, value):
+    with pytest.raises(ValueError, match="PUBLIC_URL"):
+        make_app(tmp_path, PUBLIC_URL=value)
