@@ -421,6 +421,7 @@ def asked_language(query: str, environ: dict) -> str | None:
     """The language a query string asks for, when it asks plainly (one ``lang`` of zh|en)."""
     if "QUERY_STRING" in environ:
         return None
+    query = query.split("#", 1)[0]  # the rest is a fragment: never sent
     asked = re.findall(r"(?:^\?|&)lang=([^&]*)", query)
     if len(asked) == 1 and asked[0] in ("zh", "en") and "lang&" not in query + "&":
         return asked[0]
