@@ -33,11 +33,10 @@ class Answer:
 def quick_ack(sock: socket.socket) -> None:
     """Acknowledge what arrives at once (Linux; renewed before each read).
 
-    werkzeug's server does not set TCP_NODELAY: when it writes twice in a row (headers
-    then body, an error event then its acknowledgement), Nagle's algorithm holds the
-    second write until the first is acknowledged, and a client that delays its ACKs makes
-    that 40 ms per exchange.  A test that waits for each answer in turn would spend most
-    of its time there.
+    A server without TCP_NODELAY (werkzeug's own ``make_server``; ``knights-tour serve``
+    sets it, server/serving.py) that writes twice in a row (headers then body, an error
+    event then its acknowledgement) holds the second write until the first is
+    acknowledged, and a client that delays its ACKs makes that 40 ms per exchange.
     """
     option = getattr(socket, "TCP_QUICKACK", None)
     if option is not None:
