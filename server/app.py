@@ -30,10 +30,11 @@ def create_app(config: dict | None = None) -> Flask:
     from .web import api, errors, pages, security
 
     init_db(app)
+    app.url_map.merge_slashes = False  # "/api/games//moves" is no route, not a redirect
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
-    security.register(app)  # CSP, nosniff, Referrer-Policy on every response
+    security.register(app)  # a query string that is not UTF-8 reaches Flask %-encoded
 
     from .extensions import init_socketio
     from .web import class_pages, class_socket, socket_guards, socket_packets, watch_socket
@@ -46,6 +47,8 @@ def create_app(config: dict | None = None) -> Flask:
     watch_socket.init_app(app)
     class_socket.init_app(app)
     class_pages.register(app)  # class rooms: /class pages
+    socket_guards.guard_polling(app)  # malformed long-polling requests (Engine.IO)
+    security.wrap(app)  # bodies capped however framed; security headers on every response
     if app.config["PROXY_FIX"]:  # outermost, so HTTP and Socket.IO both see the real client
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -89,6 +89,15 @@ def init_db(app: Flask) -> None:
             upgrade_schema()
 
 
+def is_busy(err: BaseException) -> bool:
+    """Whether a database error is only another writer holding SQLite's lock for longer
+    than ``busy_timeout`` ("database is locked"): transient, not a bug.  A server under
+    a class's load on a slow disk meets it now and then; the caller answers "busy"."""
+    from sqlalchemy.exc import OperationalError
+
+    return isinstance(err, OperationalError) and "database is locked" in str(err.orig)
+
+
 def is_embedded() -> bool:
     """SQLite: the app's own file, upgraded by the app itself."""
     return db.engine.dialect.name == "sqlite"

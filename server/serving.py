@@ -41,6 +41,8 @@ from urllib.parse import urlsplit
 
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
+from .web.security import ServerErrorHeaders
+
 LISTEN_BACKLOG = 1024  # capped by the system (net.core.somaxconn: 4096 on Linux >= 5.4)
 
 # -- the server ---------------------------------------------------------------------------
@@ -53,7 +55,7 @@ def set_nodelay(sock: socket.socket) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
-class RequestHandler(WSGIRequestHandler):
+class RequestHandler(ServerErrorHeaders, WSGIRequestHandler):
     """werkzeug's handler with TCP_NODELAY, hanging up once a websocket has ended.
 
     In threading mode a websocket ends by raising ConnectionError out of the WSGI app
@@ -61,6 +63,8 @@ class RequestHandler(WSGIRequestHandler):
     keeps the HTTP/1.1 connection alive and parses the client's websocket close frame
     as the next request line: the thread blocks until the client gives up, and clients
     that wait for the close handshake (python-socketio) hang for 3 s on every disconnect.
+    The server's own refusals (414, 431, ...) carry the security headers
+    (:class:`~server.web.security.ServerErrorHeaders`).
     """
 
     def setup(self) -> None:

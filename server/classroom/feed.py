@@ -30,6 +30,7 @@ import logging
 import threading
 import time
 
+from ..db import is_busy
 from ..stream.timeline import SNAPSHOT_TAIL, Timeline
 from . import service
 from .service import ClassError
@@ -112,11 +113,15 @@ class RoomFeed:
             while not self._stopped.is_set():
                 try:
                     delay = self.hub.in_context(self._tick)
-                except Exception:
-                    if self.hub.in_context(self._room_is_gone):
+                except Exception as err:
+                    if is_busy(err):  # another writer held the database: the next tick
+                        log.warning("class room %s: the database was busy", self.code)
+                        delay = 1.0
+                    elif self.hub.in_context(self._room_is_gone):
                         break  # closed under the tick (its rows went with it): not a failure
-                    log.exception("class room %s: the feed failed a tick", self.code)
-                    delay = 1.0
+                    else:
+                        log.exception("class room %s: the feed failed a tick", self.code)
+                        delay = 1.0
                 self._wake.wait(delay)
                 self._wake.clear()
         finally:

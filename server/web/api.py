@@ -18,6 +18,7 @@ from ..game import rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
 from .ratelimit import RateLimited, limit
+from .text import has_lone_surrogate
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -63,9 +64,18 @@ def http_error(err: HTTPException):
     return _error(code, err.code or 400, "json" if code == "bad-request" else None)
 
 
+def internal_error():
+    """A bug (logged by the caller): 500 ``internal``, the words in the request's language."""
+    return _error("internal", 500)
+
+
 # -- parsing ------------------------------------------------------------------
 def _body() -> dict:
-    """The JSON object sent; an empty body counts as ``{}``."""
+    """The JSON object sent; an empty body counts as ``{}``.
+
+    Text that is not Unicode is refused here, for every field alike: invalid UTF-8, and
+    a ``\\ud800``-style escape of a lone surrogate (valid JSON, but not a character).
+    """
     raw = request.get_data(cache=True)  # 413 beyond MAX_CONTENT_LENGTH
     if not raw.strip():
         return {}
@@ -75,6 +85,8 @@ def _body() -> dict:
         raise RuleError("bad-request", "json") from None
     if not isinstance(body, dict):
         raise RuleError("bad-request", "json")
+    if has_lone_surrogate(body):
+        raise RuleError("bad-request", "text")
     return body
 
 

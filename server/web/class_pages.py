@@ -15,7 +15,6 @@ Everything live happens over Socket.IO (/class, server/web/class_socket.py).
 from __future__ import annotations
 
 import io
-from urllib.parse import urlsplit
 
 import segno
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
@@ -25,6 +24,7 @@ from ..classroom.service import ClassError
 from ..i18n import request_lang, text
 from ..serving import is_loopback_url
 from .ratelimit import RateLimited, limit
+from .security import same_origin
 
 bp = Blueprint("classroom", __name__, url_prefix="/class")
 
@@ -74,8 +74,7 @@ def new():
 
 @bp.post("/new")
 def open_room():
-    origin = request.headers.get("Origin")
-    if origin and origin != "null" and urlsplit(origin).netloc != request.host:
+    if not same_origin(request.headers.get("Origin"), request.host):
         abort(403)
     try:
         limit(RATE_LIMIT)

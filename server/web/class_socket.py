@@ -20,7 +20,7 @@ from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 from ..classroom import service
 from ..classroom.hub import Hub, room_name, teacher_room
 from ..classroom.service import ClassError
-from ..db import db
+from ..db import db, is_busy
 from ..i18n import request_lang
 from .sockets import AnsweringNamespace, is_client_event, server
 
@@ -62,6 +62,7 @@ def hub(app: Flask | None = None) -> Hub:
 class ClassNamespace(AnsweringNamespace):
     internal_code = "internal"
     internal_error = "class.error.internal"
+    refusal_class = ClassError
 
     def language(self, sid: str) -> str | None:
         member = hub().member(sid)
@@ -71,7 +72,12 @@ class ClassNamespace(AnsweringNamespace):
         return hub().member(sid)
 
     def translate(self, err: Exception) -> Exception | None:
-        """The room was closed (or expired) by a message handled meanwhile: not a bug."""
+        """The room was closed (or expired) by a message handled meanwhile, or the
+        database was busy: not a bug."""
+        if is_busy(err):  # another writer held SQLite's lock too long: "try again"
+            db.session.rollback()
+            log.warning("class: %s %s: the database was busy", self.namespace, request.sid)
+            return ClassError("busy")
         if isinstance(err, ObjectDeletedError | StaleDataError | IntegrityError):
             db.session.rollback()
             member = hub().member(request.sid)

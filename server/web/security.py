@@ -17,13 +17,33 @@ A header a view set itself is kept (``setdefault``).
 app sees it: production WSGI servers pass the request's raw bytes through, and
 werkzeug's ``request.args`` would raise UnicodeDecodeError on them (a 500 on every
 route).  Encoded, they decode like any other malformed ``%xx`` escape.
+
+Three guards sit outside the whole app (Socket.IO's transport included), installed by
+:func:`wrap` once the app is complete:
+
+* :class:`SecurityHeaders` adds :data:`HEADERS` to every response, whoever made it:
+  Flask, python-engineio's long-polling answers, the guards' own refusals;
+* :class:`BodyLimit` caps a body however it is framed: a chunked body (no
+  Content-Length) is read here up to the limit and reaches the app with a
+  Content-Length, so Flask refuses an oversized one with 413 as it refuses any other
+  (werkzeug stops reading a chunked body at the limit and hands over the truncated
+  start as if it were complete); a Content-Length that is not a number, or a chunked
+  body that is not well framed, is refused with 400;
+* :class:`ServerErrorHeaders` is for the HTTP server itself: its own refusals (414 for
+  a request line over 64 KiB, 431 for a header line over 64 KiB or more than 100
+  headers, 400 for a request line it cannot parse) carry the headers too.
 """
 
 from __future__ import annotations
 
-from urllib.parse import quote
+import io
+import json
+from urllib.parse import quote, urlsplit
 
 from flask import Flask
+from werkzeug.wrappers import Request
+
+from ..i18n import pick_lang, text
 
 CONTENT_SECURITY_POLICY = "; ".join(
     (
@@ -72,11 +92,126 @@ class QueryStringGuard:
 
 
 def register(app: Flask) -> None:
-    """Add :data:`HEADERS` to every response of ``app``; guard the query string."""
+    """Guard the query string of every request ``app`` serves (see :func:`wrap`)."""
     app.wsgi_app = QueryStringGuard(app.wsgi_app)
 
-    @app.after_request
-    def security_headers(response):
-        for name, value in HEADERS.items():
-            response.headers.setdefault(name, value)
-        return response
+
+def wrap(app: Flask) -> None:
+    """Put :class:`BodyLimit` and :class:`SecurityHeaders` around everything ``app``
+    serves; call it once the app is complete (after the Socket.IO middleware)."""
+    app.wsgi_app = SecurityHeaders(BodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"]))
+
+
+def same_origin(origin: str | None, host: str) -> bool:
+    """Whether an ``Origin`` header names ``host`` (absent and ``null`` count as same).
+
+    An origin that does not even parse (``http://[``) is a foreign one.
+    """
+    if not origin or origin == "null":
+        return True
+    try:
+        return urlsplit(origin).netloc == host
+    except ValueError:
+        return False
+
+
+def request_language(environ) -> str:
+    """The language of a request that has not reached Flask (as :func:`i18n.request_lang`)."""
+    request = Request(environ)
+    try:
+        return pick_lang(
+            request.args.get("lang"), request.cookies.get("lang"), request.accept_languages
+        )
+    except ValueError:  # pragma: no cover - werkzeug parses leniently
+        return pick_lang(None, None)
+
+
+def refuse(environ, start_response, status: int, code: str, key: str):
+    """A JSON refusal ``{"error", "code"}`` in the request's language, from WSGI."""
+    reason = {400: "BAD REQUEST", 413: "CONTENT TOO LARGE"}.get(status, "ERROR")
+    body = json.dumps({"error": text(key, request_language(environ)), "code": code})
+    data = body.encode("utf-8")
+    headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
+    start_response(f"{status} {reason}", headers)
+    return [data]
+
+
+class SecurityHeaders:
+    """WSGI middleware: :data:`HEADERS` on every response that lacks them."""
+
+    def __init__(self, wsgi_app) -> None:
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ, start_response):
+        def start(status, headers, exc_info=None):
+            present = {name.lower() for name, _ in headers}
+            missing = [(n, v) for n, v in HEADERS.items() if n.lower() not in present]
+            return start_response(status, [*headers, *missing], exc_info)
+
+        return self.wsgi_app(environ, start)
+
+
+class BodyLimit:
+    """WSGI middleware: every body reaches the app with a valid Content-Length.
+
+    A body the server terminates itself (``wsgi.input_terminated``: chunked, with
+    werkzeug's server and gunicorn alike) and that has no Content-Length is read here,
+    at most ``limit + 1`` bytes, and handed on with its length: over the limit, the
+    app's own check refuses it (413 ``too-large``).  Only what the server framed is
+    read, never more than that much.
+    """
+
+    def __init__(self, wsgi_app, limit: int) -> None:
+        self.wsgi_app = wsgi_app
+        self.limit = limit
+
+    def __call__(self, environ, start_response):
+        length = environ.get("CONTENT_LENGTH", "").strip()
+        if length and not length.isdigit():  # "abc", "-1", "1, 2": the body is not framed
+            return refuse(environ, start_response, 400, "bad-request", "error.bad-request.body")
+        if not length and environ.get("wsgi.input_terminated"):
+            try:
+                body = read_at_most(environ["wsgi.input"], self.limit + 1)
+            except (OSError, ValueError):  # a chunk header that is not one
+                return refuse(environ, start_response, 400, "bad-request", "error.bad-request.body")
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)  # werkzeug ignores the length else
+            environ.pop("wsgi.input_terminated", None)
+        return self.wsgi_app(environ, start_response)
+
+
+def read_at_most(stream, size: int) -> bytes:
+    """Up to ``size`` bytes of ``stream`` (a raw stream may return less per read)."""
+    parts, left = [], size
+    while left > 0:
+        part = stream.read(min(left, 65536))
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
+
+
+class ServerErrorHeaders:
+    """Mixed into the HTTP server's request handler (``BaseHTTPRequestHandler``): the
+    refusals it sends itself, before any app sees the request, carry :data:`HEADERS`.
+
+    ``send_error`` writes its status line and headers and ends them with
+    ``end_headers``; the headers are added there, for that response only.
+    """
+
+    _adding_headers = False
+
+    def send_error(self, code, message=None, explain=None):
+        self._adding_headers = True
+        try:
+            super().send_error(code, message, explain)
+        finally:
+            self._adding_headers = False
+
+    def end_headers(self):
+        if self._adding_headers:
+            for name, value in HEADERS.items():
+                self.send_header(name, value)
+        super().end_headers()

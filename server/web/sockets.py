@@ -9,6 +9,9 @@ and ``/class`` alike: a :class:`~server.stream.spec.ProtocolError` or a
 language; a flood gets at most one ``error`` event a second; a bug is logged and
 answered ``internal`` instead of leaving the client waiting.
 
+A payload holding text that is not Unicode (a lone surrogate, server/web/text.py) is
+refused here, before any handler reads a field of it: ``bad-request``.
+
 Events named ``connect`` or ``disconnect`` that a *client* sends are refused:
 python-socketio hands them to the connection handlers, where a replay would swap a
 connection's record or stop its runs.
@@ -26,6 +29,7 @@ from flask_socketio import Namespace
 from ..classroom.service import ClassError
 from ..i18n import reason_text, request_lang, text
 from ..stream.spec import ProtocolError, run_of
+from .text import has_lone_surrogate
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +83,7 @@ class AnsweringNamespace(Namespace):
 
     internal_error = "watch.error.internal"
     internal_code = "bad-request"
+    refusal_class = ProtocolError  # the refusals of this namespace (ClassError on /class)
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -119,6 +124,8 @@ def _answering(event: str, handler):
     @functools.wraps(handler)
     def answer(self: AnsweringNamespace, payload=None, *extra):
         try:
+            if has_lone_surrogate(payload):
+                raise self.refusal_class("bad-request", "error.bad-request.text")
             return handler(self, payload)
         except (ProtocolError, ClassError) as err:
             return self.answer_refusal(err, payload)

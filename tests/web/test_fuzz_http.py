@@ -1,12 +1,24 @@
-"""HTTP fuzzing: 10,000+ random and malformed requests through the Flask test client.
+"""HTTP fuzzing: 10,000+ random and malformed requests, and what only a real server sees.
 
-A seeded generator (``FUZZ_SEED`` to vary it, ``FUZZ_REQUESTS`` for more) sends random
-methods to every route with real and bogus game ids, random query strings, and bodies
-of every kind: JSON values of every type, deep nesting, huge numbers, unicode, lone
-surrogates, invalid UTF-8, wrong content types, truncated and oversized bodies, junk
-headers.  Every answer must be below 500; every /api answer >= 400 must be JSON with a
-non-empty ``error``; game states must be self-consistent; nothing may be logged as an
-exception; and no request may take long (the worst one is reported).
+* In this process, through the Flask test client: a seeded generator (``FUZZ_SEED`` to
+  vary it, ``FUZZ_REQUESTS`` for more) sends random methods to every route (the API,
+  the pages, the class pages) with real and bogus game ids and room codes, random query
+  strings, and bodies of every kind: JSON values of every type, deep nesting, integers
+  of 100+ digits and ±1e308, unicode, lone surrogates in any field, invalid UTF-8, wrong
+  content types, truncated and oversized bodies, malformed headers (``Origin``,
+  ``Accept-Language``, ``Cookie``, ``X-Forwarded-*`` with ``PROXY_FIX`` set).  Every answer
+  must be below 500 with the security headers; every /api answer >= 400 must be JSON
+  with a non-empty ``error``; a body holding a lone surrogate is never accepted; game
+  states must be self-consistent; nothing may be logged as an exception; and no request
+  may take long (the worst one is reported).
+* Every field of every body and query (:func:`test_every_field_refuses_what_it_cannot_hold`):
+  lone surrogates and numbers too big for it are refused.
+* Over the wire, against a real ``knights-tour serve`` (:func:`test_the_wire`): bodies
+  framed every way (chunked, broken chunks, lengths that are not numbers or do not
+  match, both at once, oversized), request lines and headers too long for the server,
+  unparseable request lines, odd methods and targets, malformed headers; nothing below
+  500 but the HTTP/0.9 refusals of request lines that cannot be parsed, the security
+  headers on every answer with a status line, and no traceback in the server's log.
 """
 
 from __future__ import annotations
@@ -16,15 +28,22 @@ import json
 import logging
 import os
 import random
+import re
 import string
 import time
 from collections import Counter
+from urllib.parse import quote
 
 import pytest
 
 from server.app import create_app
 from server.engine.board import Board
 from server.engine.hints import hint
+from server.i18n import text as words
+from server.web.security import HEADERS
+from server.web.text import has_lone_surrogate
+from tests.scale.servers import open_class_room, start_servers, tracebacks
+from tests.support.wire import exchange, request_bytes
 
 SEED = int(os.environ.get("FUZZ_SEED", "20240611"))
 REQUESTS = int(os.environ.get("FUZZ_REQUESTS", "10000"))
@@ -51,11 +70,19 @@ CONTENT_TYPES = (
     None,
 )
 UNICODE = "马踏棋盘♞😀\u200d\u202e\u0000\ufeff\uffff𝔘Ωé\u0301ß\t\n\r "
+LONE_SURROGATES = ("\ud800", "a\udfffb", "\udc00\udc00", "x\ud83d")
+BODY_ROUTES = ("moves", "undo", "restart", "hint", "score")  # and POST /api/games
 
 
-def random_text(rng: random.Random, longest: int = 30) -> str:
+def random_text(rng: random.Random, longest: int = 30, surrogates: bool = True) -> str:
+    """Random text; with ``surrogates``, now and then half of a surrogate pair (a URL or a
+    header cannot hold one: their bytes are decoded, see server/web/text.py)."""
     alphabet = rng.choice((string.printable, UNICODE, string.ascii_letters, "%/\\.?#&=;"))
-    return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, longest)))
+    text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, longest)))
+    if surrogates and rng.random() < 0.05:  # half of a surrogate pair, where a string may be
+        at = rng.randint(0, len(text))
+        text = text[:at] + rng.choice(LONE_SURROGATES) + text[at:]
+    return text
 
 
 def random_number(rng: random.Random):
@@ -70,6 +97,9 @@ def random_number(rng: random.Random):
             0.0,
             -0.0,
             1e308,
+            -1e308,
+            10**100,
+            -(10**100),
             2**63,
             2**64 + 1,
         )
@@ -194,7 +224,8 @@ def random_query(rng: random.Random) -> str:
                 "%00",
                 "٣",  # a unicode digit
                 "1" * rng.choice((6, 7, 5000)),
-                random_text(rng),
+                "%ED%A0%80",  # the UTF-8 bytes of a lone surrogate: not UTF-8
+                random_text(rng, surrogates=False),
             )
         )
         parts.append(f"{key}={value}" if rng.random() < 0.9 else key)
@@ -218,7 +249,11 @@ def bogus_id(rng: random.Random) -> str:
             "%20",
             "null",
             "' OR 1=1 --",
-            random_text(rng, 40).replace("/", "").replace("?", "").replace("#", "") or "e",
+            random_text(rng, 40, surrogates=False)
+            .replace("/", "")
+            .replace("?", "")
+            .replace("#", "")
+            or "e",
         )
     )
 
@@ -228,12 +263,26 @@ def random_path(rng: random.Random, pool: list[dict]) -> tuple[str, dict | None]
     gid = game["id"] if game else bogus_id(rng)
     roll = rng.random()
     if roll < 0.45:
-        action = rng.choice(ACTIONS) if rng.random() < 0.9 else random_text(rng, 10)
+        action = rng.choice(ACTIONS) if rng.random() < 0.9 else random_text(rng, 10, False)
         return f"/api/games/{gid}/{action}", game
     if roll < 0.55:
         return f"/api/games/{gid}", game
     if roll < 0.62:
         return "/api/games", None
+    if roll < 0.65:  # the class pages, with real and bogus room codes
+        code = rng.choice((*ROOMS, "ZZZZZZ", "abc-234", " " + ROOMS[0].lower(), "马", "x" * 40))
+        return rng.choice(
+            (
+                "/class",
+                f"/class?code={code}",
+                "/class/new",
+                f"/class/{code}",
+                f"/class/{code}/teach",
+                f"/class/{code}/qr.svg",
+                f"/class/{code}/nope",
+                "/class/",
+            )
+        ), None
     choices = (
         "/api/leaderboard",
         "/api/theory",
@@ -246,12 +295,18 @@ def random_path(rng: random.Random, pool: list[dict]) -> tuple[str, dict | None]
         "/api/games/",
         f"/api/games/{gid}/moves/extra",
         "//api//games",
+        "/api/games//moves",
+        f"/api/games/{gid}//undo",
+        "/api//games",
         "/static/js/main.js",
         "/static/../server/config.py",
         "/static/%2e%2e/server/config.py",
-        "/" + random_text(rng, 20).replace("?", "").replace("#", ""),
+        "/" + random_text(rng, 20, surrogates=False).replace("?", "").replace("#", ""),
     )
     return rng.choice(choices), None
+
+
+ROOMS: list[str] = []  # the codes of real rooms (seed_pool opens some)
 
 
 def random_headers(rng: random.Random) -> dict:
@@ -261,10 +316,31 @@ def random_headers(rng: random.Random) -> dict:
             ("en", "zh-CN,zh;q=0.9", "fr;q=abc", ";;;,", "en;q=0.5,zh;q=0.6", random_text(rng))
         )
     if rng.random() < 0.2:
-        headers["Cookie"] = rng.choice(("lang=en", "lang=zh", "lang=xx", "lang=", random_text(rng)))
+        headers["Cookie"] = rng.choice(
+            ("lang=en", "lang=zh", "lang=xx", "lang=", 'lang="\\355\\240\\200"', random_text(rng))
+        )
     if rng.random() < 0.1:
         headers["Accept"] = rng.choice(("text/html", "*/*", "application/json", "\x00"))
-    return {k: v.replace("\n", " ").replace("\r", " ") for k, v in headers.items()}
+    if rng.random() < 0.15:
+        headers["Origin"] = rng.choice(
+            ("http://localhost", "null", "http://[", "http://[::1", "http://[zz]", random_text(rng))
+        )
+    if rng.random() < 0.15:  # believed: the app runs with PROXY_FIX = 1
+        headers["X-Forwarded-For"] = rng.choice(
+            ("203.0.113.9", "garbage", "", "1.2.3.4, 5.6.7.8", ",,,", "[::1]", random_text(rng))
+        )
+    if rng.random() < 0.05:
+        headers["X-Forwarded-Proto"] = rng.choice(("https", "javascript", "", random_text(rng)))
+    if rng.random() < 0.05:
+        headers["X-Forwarded-Host"] = rng.choice(("evil.example", "[", "a b", random_text(rng)))
+    # as a WSGI server passes them: the header's bytes, one latin-1 character each
+    return {
+        k: v.replace("\n", " ")
+        .replace("\r", " ")
+        .encode("utf-8", "surrogatepass")
+        .decode("latin-1")
+        for k, v in headers.items()
+    }
 
 
 def wsgi_str(path: str) -> str:
@@ -320,8 +396,43 @@ def seed_pool(client) -> list[dict]:
 @pytest.fixture
 def app(tmp_path):
     return create_app(
-        {"INSTANCE_PATH": str(tmp_path / "instance"), "RATE_LIMIT_GAMES": "150/minute"}
+        {
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            "RATE_LIMIT_GAMES": "150/minute",
+            "RATE_LIMIT_CLASS_ROOMS": "1000/minute",
+            "PROXY_FIX": 1,  # X-Forwarded-* are believed (one proxy)
+        }
     )
+
+
+def open_rooms(client, count: int = 3) -> list[str]:
+    codes = []
+    for _ in range(count):
+        response = client.post("/class/new")
+        assert response.status_code == 303, response.status_code
+        codes.append(response.headers["Location"].split("/")[2])
+    return codes
+
+
+CJK = re.compile("[\u4e00-\u9fff]")
+
+
+def asked_language(query: str, environ: dict) -> str | None:
+    """The language a query string asks for, when it asks plainly (one ``lang`` of zh|en)."""
+    if "QUERY_STRING" in environ:
+        return None
+    query = query.split("#", 1)[0]  # the rest is a fragment: never sent
+    asked = re.findall(r"(?:^\?|&)lang=([^&]*)", query)
+    if len(asked) == 1 and asked[0] in ("zh", "en") and "lang&" not in query + "&":
+        return asked[0]
+    return None
+
+
+def body_of(body: bytes | None):
+    try:
+        return json.loads(body) if body else None
+    except (ValueError, RecursionError):
+        return None
 
 
 def test_random_and_malformed_requests_never_break_the_server(app):
@@ -330,8 +441,10 @@ def test_random_and_malformed_requests_never_break_the_server(app):
     logging.getLogger("werkzeug").addHandler(recorder)
     client = app.test_client()
     pool = seed_pool(client)
+    ROOMS[:] = open_rooms(client)
     big = client.post("/api/games", json={"rows": 20, "cols": 20}).get_json()
     rng = random.Random(SEED)
+    print(f"FUZZ_SEED={SEED}")
     statuses: Counter = Counter()
     codes: Counter = Counter()
     problems: list[str] = []
@@ -386,8 +499,20 @@ def test_random_and_malformed_requests_never_break_the_server(app):
             if status >= 500:
                 problems.append(f"{status} for {label}: {response.get_data()[:300]!r}")
                 continue
+            missing = [name for name in HEADERS if name not in response.headers]
+            if missing:
+                problems.append(f"{status} without {missing} for {label}")
+            if (
+                status < 300
+                and method == "POST"
+                and (path == "/api/games" or path.rsplit("/", 1)[-1] in BODY_ROUTES)
+                and has_lone_surrogate(body_of(body))
+            ):
+                problems.append(f"a lone surrogate accepted ({status}) for {label}")
             target = environ.get("PATH_INFO") or path
             api = target == "/api" or target.startswith("/api/")
+            if api and 300 <= status < 400:
+                problems.append(f"the API redirected ({status}) {label}")
             if not api or (method.upper() in ("HEAD", "OPTIONS") and status < 400):
                 continue
             try:
@@ -402,6 +527,10 @@ def test_random_and_malformed_requests_never_break_the_server(app):
                     problems.append(f"{status} without an error for {label}: {answer!r}")
                 elif not answer["error"]:
                     problems.append(f"{status} with an empty error for {label}")
+                elif (lang := asked_language(query, environ)) and (
+                    bool(CJK.search(answer["error"])) != (lang == "zh")
+                ):
+                    problems.append(f"{status} not in {lang} for {label}: {answer['error']!r}")
                 continue
             state = answer.get("state", answer) if isinstance(answer, dict) else None
             if isinstance(state, dict) and "path" in state:
@@ -436,3 +565,248 @@ def test_random_and_malformed_requests_never_break_the_server(app):
     assert slowest[0][0] < DEADLINE, report
     assert statuses[200] + statuses[300] + statuses[400] == REQUESTS, report
     assert statuses[200] > REQUESTS // 20, report  # real successes, not only refusals
+
+
+# -- every field -----------------------------------------------------------------------
+
+BODY_FIELDS = {
+    "games": {"rows": 5, "cols": 5, "closed": False},
+    "moves": {"row": 0, "col": 0},
+    "undo": {"count": 1},
+    "restart": {},
+    "hint": {},
+    "score": {"name": "Ada"},
+}
+BIG_LITERALS = ("1" + "0" * 100, "-1" + "0" * 100, "1" * 5000, "1e308", "-1e308", "1e400")
+QUERY_FIELDS = {
+    "/api/leaderboard?rows=5&cols=5&closed=false": ("rows", "cols", "closed"),
+    "/api/theory?rows=5&cols=5&closed=false&row=0&col=0": ("rows", "cols", "closed", "row", "col"),
+}
+
+
+def test_every_field_refuses_what_it_cannot_hold(app):
+    """Each field of each body: every lone surrogate is refused (400 ``bad-request`` with
+    its words, before the field is read), and every number too big for it (a 4xx); the
+    same in a key and in a field the route does not know.  Each field of each query: the
+    UTF-8 bytes of a lone surrogate and a 5,000-digit number are refused."""
+    client = app.test_client()
+    game = client.post("/api/games", json={"rows": 5, "cols": 5}).get_json()["id"]
+    client.post(f"/api/games/{game}/moves", json={"row": 0, "col": 0})
+    refusal = {"code": "bad-request", "error": words("error.bad-request.text", "en")}
+    problems, sent = [], 0
+    for route, base in BODY_FIELDS.items():
+        url = ("/api/games" if route == "games" else f"/api/games/{game}/{route}") + "?lang=en"
+        bodies = [({**base, name: bad}, "text") for name in base for bad in LONE_SURROGATES]
+        bodies += [({**base, "\udc00": 1}, "text"), ({**base, "note": "\ud800"}, "text")]
+        for name in base:
+            for literal in BIG_LITERALS:
+                raw = json.dumps({**base, name: "BIG"}).replace('"BIG"', literal)
+                bodies.append((raw, "too big"))
+        for body, why in bodies:
+            data = body if isinstance(body, str) else json.dumps(body)
+            response = client.post(url, data=data, content_type="application/json")
+            sent += 1
+            answer = response.get_json(silent=True)
+            if why == "text" and (response.status_code != 400 or answer != refusal):
+                problems.append(f"{url} {data[:80]!r}: {response.status_code} {answer!r:.120}")
+            if why == "too big" and not (400 <= response.status_code < 500 and answer["code"]):
+                problems.append(f"{url} {data[:80]!r}: {response.status_code} {answer!r:.120}")
+    for url, names in QUERY_FIELDS.items():
+        for name in names:
+            for bad in ("%ED%A0%80", "1" * 5000, "\ud800".encode("utf-8", "surrogatepass").hex()):
+                query = url.split("?", 1)[1].replace(f"{name}=", f"{name}={bad}", 1)
+                response = client.get(url.split("?")[0] + "?" + query)
+                sent += 1
+                if response.status_code != 400 or response.get_json()["code"] != "bad-request":
+                    problems.append(f"{url} {name}={bad[:20]}: {response.status_code}")
+    print(f"{sent} requests, one field each")
+    assert not problems, problems[:10]
+
+
+# -- over the wire ---------------------------------------------------------------------
+
+WIRE_REQUESTS = int(os.environ.get("FUZZ_WIRE_REQUESTS", 500))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    env = {"PROXY_FIX": "1", "RATE_LIMIT_GAMES": "0", "RATE_LIMIT_CLASS_ROOMS": "0"}
+    (proc,) = start_servers(tmp_path_factory.mktemp("fuzz-http"), 1, env=env)
+    yield proc
+    proc.stop()
+
+
+def chunked(body: bytes, rng: random.Random) -> bytes:
+    out, at = b"", 0
+    while at < len(body):
+        size = rng.choice((1, 7, 100, 4096, 8192, 65536))
+        part = body[at : at + size]
+        out += b"%x\r\n%s\r\n" % (len(part), part)
+        at += size
+    return out + b"0\r\n\r\n"
+
+
+def wire_request(rng: random.Random, url: str, game: str, room: str) -> tuple[bytes, dict]:
+    """A raw request and what its answer must be: ``framed`` (a status line is due: False
+    for request lines the server cannot parse), ``statuses`` (the allowed ones, or None),
+    ``api`` (a 4xx is JSON from the API, not a refusal by the HTTP server itself)."""
+    target = rng.choice(
+        (
+            "/api/games",
+            f"/api/games/{game}/{rng.choice(ACTIONS)}",
+            f"/api/games/{quote(bogus_id(rng).encode('utf-8', 'surrogatepass'), '%')}/moves",
+            "/api/i18n?lang=en",
+            "/api/leaderboard?rows=5&cols=5",
+            "/class/new",
+            f"/class/{room}",
+            f"/class/{room}/qr.svg",
+            "/",
+            "/watch",
+            "/socket.io/?EIO=4&transport=polling",
+        )
+    )
+    kind, roll = rng.random(), rng.random()
+    method = "POST" if kind < 0.6 or rng.random() < 0.5 else rng.choice(METHODS)
+    line = f"{method} {target} HTTP/1.1"
+    expect = {"framed": True, "statuses": None, "api": target.startswith("/api/")}
+    junk = roll < 0.05
+    if junk:  # raw bytes in the target: not UTF-8 (and \xa0 splits the line for the server)
+        tail = rng.choice(("/%ff", "/\xff\xfe", "?lang=\xed\xa0\x80"))
+        line = f"{method} {target}{tail} HTTP/1.1"
+        expect["api"] = False
+    elif roll < 0.1:  # the absolute form, odd methods, "//"
+        method, target = rng.choice(
+            (
+                ("GET", f"http://evil.example{target}"),
+                ("PROPFIND", target),
+                ("get", target),
+                (method, f"/{target}"),
+                ("OPTIONS", "*"),
+            )
+        )
+        line = f"{method} {target} HTTP/1.1"
+        expect["api"] = False
+    reads_body = (  # a route that reads its body (a bogus id may be no route at all)
+        method == "POST"
+        and expect["api"]
+        and (target == "/api/games" or target.startswith(f"/api/games/{game}/"))
+        and target.rsplit("/", 1)[-1] in (*BODY_ROUTES, "games")
+    )
+    headers = {"Content-Type": "application/json"}
+    body = json.dumps(valid_body_for(target)).encode()
+    if kind < 0.15:  # a chunked body, well formed
+        headers["Transfer-Encoding"] = "chunked"
+        raw_body = chunked(body, rng)
+    elif kind < 0.25:  # oversized, chunked or not
+        body = b'{"name": "' + b"x" * rng.choice((65_536, 70_000, 200_000)) + b'"}'
+        if rng.random() < 0.5:
+            headers["Transfer-Encoding"] = "chunked"
+            raw_body = chunked(body, rng)
+        else:
+            headers["Content-Length"] = str(len(body))
+            raw_body = body
+        if reads_body:
+            expect["statuses"] = {413}
+    elif kind < 0.35:  # chunks that are not chunks
+        headers["Transfer-Encoding"] = "chunked"
+        raw_body = rng.choice((b"zz\r\nxx\r\n0\r\n\r\n", b"-1\r\nx\r\n", b"5\r\nab"))
+        expect["statuses"] = {400}
+        if rng.random() < 0.3:  # a chunk announcing far more than the limit, cut short
+            raw_body = b"ffffffffffffffffff\r\nx"
+            expect["statuses"] = {400, 413} if reads_body else None
+    elif kind < 0.45:  # a Content-Length that is no length
+        headers["Content-Length"] = rng.choice(("abc", "-1", "1, 2", "0x10", "1e3", "½"))
+        raw_body = body
+        expect["statuses"] = {400}
+    elif kind < 0.5:  # a length that does not match the body
+        headers["Content-Length"] = str(len(body) + rng.choice((-3, 5, 10**6)))
+        raw_body = body
+    elif kind < 0.55:  # both framings at once: the chunks win
+        headers["Transfer-Encoding"] = "chunked"
+        headers["Content-Length"] = str(len(body))
+        raw_body = chunked(body, rng)
+    else:
+        headers["Content-Length"] = str(len(body))
+        raw_body = body
+    headers.update(random_headers(rng))
+    late = rng.random()
+    if late < 0.05:  # a request line too long for the server
+        line = f"GET /{'a' * 70_000} HTTP/1.1"
+        expect.update(statuses={414}, api=False)
+    elif late < 0.1:  # a header line too long, or too many headers
+        if rng.random() < 0.5:
+            headers["X-Long"] = "a" * 70_000
+        else:
+            headers.update({f"X-{i}": str(i) for i in range(120)})
+        expect.update(statuses={400, 431} if junk else {431}, api=False)
+    elif late < 0.15:  # a request line the server cannot parse: answered the HTTP/0.9 way
+        line = rng.choice(("GARBAGE", "GET", "GET / HTTP/1.1 extra", "GET / HTTP/x", "\x00"))
+        expect.update(framed=False, api=False)
+    head = [line, "Host: 127.0.0.1"] + [f"{name}: {value}" for name, value in headers.items()]
+    if rng.random() < 0.05:  # an obsolete folded header line
+        head.append("X-Folded: a\r\n b")
+    raw = "\r\n".join(head).encode("latin-1", "replace") + b"\r\n\r\n" + raw_body
+    return raw, expect
+
+
+def valid_body_for(target: str) -> dict:
+    action = target.rsplit("/", 1)[-1]
+    return {
+        "games": {"rows": 5, "cols": 5},
+        "moves": {"row": 0, "col": 0},
+        "undo": {"count": 1},
+        "score": {"name": "Ada"},
+    }.get(action, {})
+
+
+def test_the_wire(server):
+    """Raw requests against a real server: framing, oversized lines and headers, broken
+    request lines, malformed headers (see the module docstring)."""
+    print(f"FUZZ_SEED={SEED}")
+    url = server.url
+    rng = random.Random(SEED)
+    game = exchange(url, request_bytes("POST", "/api/games", body=b'{"rows":5,"cols":5}'))
+    game = game.json()["id"]
+    room, _ = open_class_room(url)
+    problems: list[str] = []
+    statuses: Counter = Counter()
+    started = time.monotonic()
+    for i in range(WIRE_REQUESTS):
+        raw, expect = wire_request(rng, url, game, room)
+        label = f"#{i} {raw[:100]!r}"
+        try:
+            answer = exchange(url, raw)
+        except OSError as err:
+            problems.append(f"{err!r} for {label}")
+            continue
+        if answer is None:
+            problems.append(f"no answer to {label}")
+            continue
+        statuses[answer.status] += 1
+        if not expect["framed"]:
+            if answer.status not in (0, 400, 505):
+                problems.append(f"{answer.status} for an unparseable request line {label}")
+            continue
+        if not 100 <= answer.status < 500:
+            problems.append(f"{answer.status} for {label}: {answer.body[:200]!r}")
+            continue
+        if expect["statuses"] is not None and answer.status not in expect["statuses"]:
+            problems.append(f"{answer.status} (not {expect['statuses']}) for {label}")
+        missing = [name for name in HEADERS if name.lower() not in answer.headers]
+        if missing:
+            problems.append(f"{answer.status} without {missing} for {label}")
+        if expect["api"] and answer.status >= 400 and not raw.startswith(b"HEAD"):
+            try:
+                body = answer.json()
+                assert body["error"] and body["code"]
+            except (ValueError, KeyError, TypeError, AssertionError):
+                problems.append(f"{answer.status} without a JSON error for {label}")
+    seconds = time.monotonic() - started
+    found = tracebacks(server.stderr())
+    print(
+        f"{WIRE_REQUESTS} raw requests in {seconds:.1f} s (seed {SEED}), statuses "
+        f"{dict(sorted(statuses.items()))}, tracebacks in the server's log: {len(found)}"
+    )
+    assert not problems, f"FUZZ_SEED={SEED}: {len(problems)} problems, e.g. {problems[:10]}"
+    assert not found, f"FUZZ_SEED={SEED}: {len(found)} tracebacks, the first:\n{found[0]}"
+    assert server.alive()

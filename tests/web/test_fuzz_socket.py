@@ -1,33 +1,45 @@
-"""Socket fuzzing of /watch against a real ``knights-tour serve`` process over websockets.
+"""Socket fuzzing of /watch and /class against a real ``knights-tour serve`` process.
 
-At least 10,000 random and malformed messages:
+At least 10,000 random and malformed messages on /watch and 4,000 on /class, on every
+way in (docs/protocol.md, "Malformed input"):
 
-* **events** through python-socketio clients: ``start``, ``credit``, ``stop`` and unknown
-  event names (including the reserved ``connect``/``disconnect``/``error`` and ``*``), with valid
-  payloads mutated field by field (missing fields, wrong types, huge and negative
-  numbers, NaN and infinities, unicode, lone surrogates, binary attachments, nesting,
-  several arguments, no argument) and plain random values; oversized payloads now
-  and then (the transport closes that connection);
-* **raw frames** through a bare websocket (websocket-client) speaking Engine.IO: malformed Socket.IO
-  packets (broken JSON, deep nesting, integers too long to parse, bad packet types,
-  bad ack ids and attachment counts, binary frames, other namespaces).
+* **events** through python-socketio clients over websockets: every event and unknown
+  event names (including the reserved ``connect``/``disconnect``/``error`` and ``*``),
+  with valid payloads mutated field by field (missing fields, wrong types, numbers of
+  100+ digits and ±1e308, NaN and infinities, unicode, lone surrogates, binary
+  attachments, nesting, several arguments, no argument) and plain random values;
+  oversized payloads now and then (the transport closes that connection);
+* **every field of every event** (:func:`sweep`): each lone surrogate (refused
+  ``bad-request`` with its words) and each number too big for the field (refused);
+* **raw websocket frames** (websocket-client) speaking Engine.IO by hand: the malformed
+  ones of the protocol (each must close the connection), odd but well-formed ones, and
+  random ones; after each frame a probe on the other namespace must be answered, or the
+  connection must have been closed;
+* **long-polling sessions** driven by hand (tests/support/wire.py): well-formed events
+  (answered through the polls, some in chunked bodies), malformed bodies (the session
+  ends: 400 ``bad-frame``, 413 ``too-large``), bodies that are not framed (400, the
+  session goes on), sessions closed by the client and used again and unknown sessions
+  (400 ``bad-session``); every answer below 500 with the security headers;
+* **malformed headers** (``Origin``, ``Cookie``, ``Accept-Language``, ``X-Forwarded-*``
+  with ``PROXY_FIX`` set) on handshakes and connections.
 
-Every ``start``, ``credit`` and ``stop`` (and a ``connect`` or ``disconnect`` sent as an
-event) asks for an acknowledgement and gets one, ``{"ok": true, ...}`` or ``{"ok": false,
-"error": {...}}`` with a protocol error code, and every refusal also arrives as an
-``error`` event with the same body.  Other unknown events are dropped by python-socketio,
-and a message with an integer literal over 100 digits by python-engineio, without an
-answer.  Afterwards the server is alive and still streams a run correctly, its stderr
-holds no traceback, and its threads come back to the baseline (no stuck task).  The seed
-is random unless ``FUZZ_SEED`` is set; a failure prints it.
+Every message of a known event asks for an acknowledgement and gets one, ``{"ok": true,
+...}`` or ``{"ok": false, "error": {...}}`` with a protocol error code, and every
+refusal also arrives as an ``error`` event with the same body.  Unknown events are
+dropped by python-socketio without an answer.  Afterwards the server is alive and still
+streams a run correctly, its stderr holds no traceback, and its threads come back to
+the baseline (no stuck task).  The seed is random unless ``FUZZ_SEED`` is set; it is
+printed, and a failure repeats it.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
 import random
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -38,13 +50,17 @@ import websocket
 from socketio.packet import EVENT, Packet
 
 from benchmarks.bench_stream import WatchClient, start_payload
+from server.extensions import MAX_MESSAGE_BYTES
+from server.i18n import text
+from server.web.security import HEADERS
 from tests.scale.servers import open_class_room, start_servers, tracebacks
 from tests.support.follower import Follower
+from tests.support.wire import ENGINEIO, PollingSession, exchange, quick_ack, request_bytes
 from tests.waiting import wait_until
 
 NAMESPACE = "/watch"
 EVENT_MESSAGES = int(os.environ.get("FUZZ_EVENTS", 9_000))  # through python-socketio clients
-RAW_FRAMES = 1_500  # raw Engine.IO frames
+RAW_FRAMES = 800  # raw Engine.IO frames over websockets, each followed by a probe
 PER_CONNECTION = 225  # well under the 2,000-message burst of the rate limit
 STARTS_PER_CONNECTION = 8  # under the start burst of 10
 WORKERS = 6
@@ -68,7 +84,8 @@ SEED = int(os.environ.get("FUZZ_SEED") or random.SystemRandom().randrange(2**32)
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    env = {"RATE_LIMIT_CLASS_ROOMS": "1000/minute"}  # the class fuzz opens many rooms
+    # the class fuzz opens many rooms; X-Forwarded-* headers are believed (one proxy)
+    env = {"RATE_LIMIT_CLASS_ROOMS": "1000/minute", "PROXY_FIX": "1"}
     (proc,) = start_servers(tmp_path_factory.mktemp("fuzz"), 1, env=env)
     yield proc
     proc.stop()
@@ -88,7 +105,9 @@ STRINGS = [
     "\u202eevil",
     "\u200b",
     "\x00",
-    "\ud800",  # a lone surrogate (json.dumps escapes it)
+    "\ud800",  # lone surrogates (json.dumps escapes them)
+    "a\udfffb",
+    "x\ud83d",
     "null",
     "' OR 1=1 --",
     "../../etc/passwd",
@@ -120,12 +139,16 @@ NUMBERS = [
     2**63,
     2**64,
     10**30,
+    10**99,  # 100 digits: the longest integer literal python-engineio reads
+    10**100,  # longer ones are read as floats (server/web/socket_guards.py)
+    -(10**100),
     10**300,
     -(10**300),
     0.5,
     5.0,
     -0.0,
     1e308,
+    -1e308,
     1e-308,
     float("nan"),
     float("inf"),
@@ -262,21 +285,8 @@ def any_message(rng: random.Random, starts_left: int) -> tuple[str, tuple]:
 # -- event fuzzing through python-socketio ---------------------------------------------------
 
 
-def transport_drops(value) -> bool:
-    """Whether python-engineio refuses to decode the packet: it parses no integer literal
-    longer than 100 characters (a guard against slow big-int parsing), so the message
-    never reaches the app and gets no answer (the server logs one line)."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return len(str(value)) > 100
-    if isinstance(value, list | tuple):
-        return any(transport_drops(v) for v in value)
-    if isinstance(value, dict):
-        return any(transport_drops(v) for v in value.values())
-    return False
-
-
 class FuzzConnection:
-    def __init__(self, url: str, namespace: str = NAMESPACE, answered=ANSWERED):
+    def __init__(self, url: str, namespace: str = NAMESPACE, answered=ANSWERED, headers=None):
         self.namespace = namespace
         self.answered_events = answered
         self.lock = threading.Lock()
@@ -286,7 +296,13 @@ class FuzzConnection:
         self.answered: dict[int, tuple] = {}
         self.sio = socketio.Client(reconnection=False)
         self.sio.on("error", self._on_error, namespace=namespace)
-        self.sio.connect(url, namespaces=[namespace], transports=["websocket"], wait_timeout=5)
+        self.sio.connect(
+            url,
+            namespaces=[namespace],
+            transports=["websocket"],
+            wait_timeout=5,
+            headers=headers or {},
+        )
 
     def _on_error(self, data):
         with self.lock:
@@ -295,7 +311,7 @@ class FuzzConnection:
     def send(self, event: str, args: tuple) -> bool:
         """Emit with an acknowledgement when an answer is due; whether it is."""
         index = len(self.sent)
-        if transport_drops(args) or event not in self.answered_events:
+        if event not in self.answered_events:
             self.sio.emit(event, args if len(args) != 1 else args[0], self.namespace)
             return False
         self.sent.append((event, args))
@@ -365,7 +381,7 @@ def check_answers(
 def fuzz_events(url: str, rng: random.Random, messages: int, stats: dict) -> list[str]:
     problems: list[str] = []
     while stats["events"] < messages:
-        conn = FuzzConnection(url)
+        conn = FuzzConnection(url, headers=maybe_headers(rng, as_dict=True))
         sent: list = []
         try:
             starts_left = STARTS_PER_CONNECTION
@@ -399,158 +415,544 @@ def fuzz_events(url: str, rng: random.Random, messages: int, stats: dict) -> lis
     return problems
 
 
-# -- raw frames ------------------------------------------------------------------------------
+# -- raw frames over a websocket ---------------------------------------------------------
 
 
-def raw_frames(rng: random.Random):
-    """Malformed and odd Socket.IO packets, as Engine.IO text (or binary) frames."""
-    good = json.dumps(start_payload("a1", rows=5, cols=5))
-    fixed = [
-        '42/watch,["start",' + "[" * 5000 + "]" * 5000 + "]",
-        '42/watch,["start",' + '{"a":' * 3000 + "1" + "}" * 3000 + "]",
-        '42/watch,["start",1e999]',
-        '42/watch,["start",-1e999]',
-        '42/watch,["start",NaN]',
-        '42/watch,["credit",{"run":"a1","events":' + "9" * 5000 + "}]",
-        '42/watch,["credit",{"run":"a1","events":' + "9" * 4000 + "}]",
-        "42/watch,[",
-        "42/watch,",
-        "42/watch,[]",
-        "42/watch,[1,2]",
-        "42/watch,[null]",
-        "42/watch,[true]",
-        '42/watch,[{"a":1}]',
-        '42/watch,["start"',
-        '42/watch,"start"',
-        '42/watch,{"a":1}',
-        '42/watch,["start",{"run":"a1"}]garbage',
-        '45/watch,1-["start",{"_placeholder":true,"num":5}]',
-        '45/watch,-1-["start",{"_placeholder":true,"num":0}]',
-        '45/watch,99999-["start",{"_placeholder":true,"num":0}]',
-        '45/watch,x-["start",{"_placeholder":true,"num":0}]',
-        '46/watch,1-5[{"_placeholder":true,"num":0}]',
-        "43/watch,5[1]",
-        "43/watch,abc[1]",
-        "44/watch,{}",
-        "40/watch,{}",
-        '40/watch,{"token":' + "[" * 2000 + "]" * 2000 + "}",
-        "41/watch,",
-        "41/nowhere,",
-        '42/nowhere,["start",{}]',
-        '42/watch/../,["start",{}]',
-        '42/watch,17["start",' + good + "]",
-        '42/watch,-1["stop",{"run":"a1"}]',
-        '42/watch,99999999999999999999999["stop",{"run":"a1"}]',
-        '42/watch,1.5["stop",{"run":"a1"}]',
-        '42/watch,["\\ud800",{"run":"\\udfff"}]',
-        '42/watch,["connect",{"token":1}]',
-        '42/watch,["disconnect","io client disconnect"]',
-        "4x",
-        "4",
-        "49",
-        "9",
-        "6",
-        "5",
-        "3probe",
-        "2probe",
-        "1",
-        "0",
-        "\x00",
-        "4" + "2" * 100,
-        b"\x00\x01\xff",
-        b"",
-        b"\xff" * 100,
-    ]
-    yield from fixed
-    alphabet = '42/watch,["start{}:",]0123456789-eE.tfnul\\"x'
+@dataclass
+class Frame:
+    """One raw frame (``\\x1e`` separates frames sent in a row) and what it must get."""
+
+    data: str | bytes
+    ack: int | None = None  # a well-formed event's ack id: it must be answered
+    closes: bool = False  # malformed by the protocol: the connection must be closed
+
+
+# Frames that break the Engine.IO or Socket.IO protocol (docs/protocol.md, "Malformed
+# input"): each must close the connection, over a websocket or long-polling.
+MALFORMED = [
+    '42/watch,["start",' + "[" * 5000 + "]" * 5000 + "]",  # nested too deep to decode
+    '42/watch,["start",' + '{"a":' * 3000 + "1" + "}" * 3000 + "]",
+    "42/watch,[",
+    "42/watch,",
+    "42/watch,[]",
+    "42/watch,[1,2]",
+    "42/watch,[null]",
+    "42/watch,[true]",
+    '42/watch,[{"a":1}]',
+    '42/watch,["start"',
+    '42/watch,"start"',
+    '42/watch,{"a":1}',
+    '42/watch,["start",{"run":"a1"}]garbage',
+    '45/watch,-1-["start",{"_placeholder":true,"num":0}]',
+    '45/watch,1-["start",{"_placeholder":true,"num":5}]\x1e42/watch,["stop",{"run":"a1"}]',
+    '46/watch,1-5[{"_placeholder":true,"num":0}]\x1e42/watch,["stop",{"run":"a1"}]',
+    "43/watch,abc[1]",
+    '43/watch,1{"a":1}',
+    "44/watch,{}",
+    "40/watch,[1]",
+    '40/watch,{"token":' + "[" * 2000 + "]" * 2000 + "}",
+    '41/watch,"bye"',
+    '42/watch,-1["stop",{"run":"a1"}]',
+    "42/watch," + "9" * 101 + '["stop",{"run":"a1"}]',  # an ack id too long
+    '42/watch,1.5["stop",{"run":"a1"}]',
+    "47/watch,[]",
+    "4x",
+    "4",
+    "4 2",
+    "49",
+    "4" + "2" * 100,
+    "4[1]",
+    '4{"a":1}',
+    "4" + "[" * 5000,
+    "9",
+    "7",
+    "x",
+    "b!!",
+    "\x00",
+    b"\x00\x01\xff",
+    b"",
+]
+# Odd but well-formed: answered (with an ack id) or dropped as documented; never closing.
+ODD = [
+    Frame('42/watch,["start",1e999]'),
+    Frame('42/watch,["start",-1e999]'),
+    Frame('42/watch,["start",NaN]'),
+    Frame('42/watch,1001["credit",{"run":"a1","events":' + "9" * 5000 + "}]", ack=1001),
+    Frame('42/watch,1002["credit",{"run":"a1","events":' + "9" * 101 + "}]", ack=1002),
+    Frame('42/watch,1003["credit",{"run":"a1","events":-1e308}]', ack=1003),
+    Frame('42/watch,1004["start",{"run":"a1","game":"\\ud800"}]', ack=1004),
+    Frame('42/watch,1005["\\ud800",{"run":"\\udfff"}]'),  # an unknown event: dropped
+    Frame('42/watch,1006["stop",{"run":"a1"}]', ack=1006),
+    Frame('42/watch,1007["connect",{"token":1}]', ack=1007),
+    Frame('42/watch,1008["disconnect","io client disconnect"]', ack=1008),
+    Frame("43/watch,5[1]"),  # an ack for nothing: ignored
+    Frame("40/watch,{}"),  # connect again: "Unable to connect", nothing else
+    Frame("41/nowhere,"),
+    Frame('42/nowhere,["start",{}]'),  # a namespace not joined: dropped
+    Frame('42/watch/../,["start",{}]'),
+    Frame("3"),
+    Frame("2probe"),
+    Frame("5"),
+    Frame("6"),
+    Frame("41/watch,"),  # leaves the namespace: joined again before the next frame
+]
+
+
+def raw_frames(rng: random.Random, namespace: str, events: tuple[str, ...], fixed: bool = True):
+    """Malformed and odd Socket.IO frames (unless not ``fixed``), then random ones, for
+    ``namespace``."""
+
+    def aim(frame):
+        return frame.replace(NAMESPACE, namespace) if isinstance(frame, str) else frame
+
+    for frame in MALFORMED if fixed else ():
+        yield Frame(aim(frame), closes=True)
+    for frame in ODD if fixed else ():  # an event the namespace does not know gets no answer
+        name = re.match(r'42/watch,\d+\["(\w+)"', frame.data)
+        known = name is None or name[1] in (*events, "connect", "disconnect")
+        yield Frame(aim(frame.data), frame.ack if known else None)
+    good = aim('42/watch,["start",' + json.dumps(start_payload("a1", rows=5, cols=5)) + "]")
+    alphabet = aim('42/watch,["start{}:",]0123456789-eE.tfnul\\"x')
+    ack = 2000
     while True:
         kind = rng.random()
         if kind < 0.4:  # a well-formed frame, then bytes flipped
-            frame = list('42/watch,["start",' + good + "]")
+            frame = list(good)
             for _ in range(rng.randint(1, 6)):
                 frame[rng.randrange(len(frame))] = rng.choice(alphabet)
-            yield "".join(frame)
-        elif kind < 0.7:
-            event = rng.choice(["start", "credit", "stop", "nope"])
+            yield Frame("".join(frame))
+        elif kind < 0.7:  # a well-formed event with a random payload: answered
+            ack += 1
+            event = rng.choice(events)
             body = json.dumps(random_value(rng), default=repr)
-            yield f'42/watch,{rng.choice(["", "7"])}["{event}",{body}]'
+            yield Frame(f'42{namespace},{ack}["{event}",{body}]', ack)
         elif kind < 0.9:
-            yield "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 60)))
-        else:
-            yield rng.randbytes(rng.randint(1, 64))
+            yield Frame("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 60))))
+        else:  # a binary frame nobody announced
+            yield Frame(rng.randbytes(rng.randint(1, 64)), closes=True)
+
+
+ACK_FRAME = re.compile(r"43(/[a-z]+),(\d+)")
 
 
 class RawConnection:
-    """A bare websocket (websocket-client) that opened /watch (or ``namespace``) by hand."""
+    """A bare websocket (websocket-client) that opened ``namespace`` and ``probe_on`` by
+    hand, and reads the acks of both.
 
-    def __init__(self, url: str, namespace: str = NAMESPACE):
+    Its probe asks to join ``probe_on`` again: python-socketio answers that with one
+    packet ("44": already joined) and nothing else, in the order of the frames.
+    """
+
+    def __init__(self, url: str, namespace: str, probe_on: str, headers=None):
         ws_url = url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
-        self.ws = websocket.create_connection(ws_url, timeout=5)
+        self.ws = websocket.create_connection(ws_url, timeout=ACK_TIMEOUT, header=headers)
+        self.namespace, self.probe_on = namespace, probe_on
+        self.acks: dict[str, set[int]] = {namespace: set(), probe_on: set()}
+        self.connects: dict[str, int] = {namespace: 0, probe_on: 0}
+        self.closed = False
         opened = self.ws.recv()
         assert isinstance(opened, str) and opened.startswith("0"), opened
-        self.ws.send(f"40{namespace},")
-        answer = self.ws.recv()
-        assert isinstance(answer, str) and answer.startswith(f"40{namespace},"), answer
+        for name in (namespace, probe_on):
+            self.join(name)
 
-    @property
-    def connected(self) -> bool:
-        return self.ws.connected
-
-    def send(self, frame) -> None:
-        if isinstance(frame, bytes):
-            self.ws.send_binary(frame)
-        else:
-            self.ws.send(frame)
-
-    def drain(self, timeout: float = 0.005) -> None:
-        """Read what the server sent (answers, pings) until it is quiet for ``timeout``."""
-        self.ws.settimeout(timeout)
+    def join(self, namespace: str) -> bool:
+        """(Re)join a namespace: answered "40" (joined) or "44" (already joined); False
+        when the connection was closed instead."""
+        before = self.connects[namespace]
         try:
-            while True:
-                self.ws.recv()
-        except websocket.WebSocketTimeoutException:
-            pass
+            self.ws.send(f"40{namespace},")
         except (websocket.WebSocketConnectionClosedException, OSError):
-            self.ws.shutdown()
+            self.closed = True
+            return False
+        return self.read_until(lambda: self.connects[namespace] > before)
+
+    def probe(self) -> bool:
+        """Whether the connection still answers (False: it was closed)."""
+        return self.join(self.probe_on)
+
+    def send(self, data) -> None:
+        if isinstance(data, bytes):
+            self.ws.send_binary(data)
+        else:
+            for part in data.split("\x1e"):
+                self.ws.send(part)
+
+    def read_until(self, done) -> bool:
+        """Read frames until ``done()``; False once the server hangs up.  A server that
+        does neither within ACK_TIMEOUT raises TimeoutError."""
+        while not done():
+            quick_ack(self.ws.sock)
+            try:
+                data = self.ws.recv()
+            except websocket.WebSocketTimeoutException:
+                raise TimeoutError("no answer and no hang-up") from None
+            except (websocket.WebSocketConnectionClosedException, OSError):
+                self.closed = True
+                return False
+            if data in ("", "1"):  # Engine.IO close, then the websocket closes
+                self.closed = True
+                return False
+            if data == "2":
+                self.ws.send("3")
+            elif isinstance(data, str) and (match := CONNECT_FRAME.match(data)):
+                self.connects[match[1]] = self.connects.get(match[1], 0) + 1
+            elif isinstance(data, str) and (match := ACK_FRAME.match(data)):
+                self.acks.setdefault(match[1], set()).add(int(match[2]))
+        return True
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.ws.close(timeout=1)
 
 
+CONNECT_FRAME = re.compile(r"4[04](/[a-z]+),")
+
+
 def fuzz_raw(
     url: str, rng: random.Random, frames: int, stats: dict, namespace: str = NAMESPACE
-) -> None:
+) -> list[str]:
+    """Each frame is followed by a probe on the other namespace: the probe must be
+    answered, or the connection closed; a malformed frame must close it; a well-formed
+    event's ack id must be answered."""
+    problems: list[str] = []
+    events = ("start", "credit", "stop") if namespace == NAMESPACE else CLASS_EVENTS
+    probe_on = CLASS if namespace == NAMESPACE else NAMESPACE
     conn = None
-    source = raw_frames(rng)
-    if namespace != NAMESPACE:  # the same frames, aimed at the other namespace
-        source = (f.replace(NAMESPACE, namespace) if isinstance(f, str) else f for f in source)
     try:
-        for _, frame in zip(range(frames), source, strict=False):
-            if conn is None or not conn.connected:
+        for _, frame in zip(range(frames), raw_frames(rng, namespace, events), strict=False):
+            if conn is None or conn.closed:
                 if conn is not None:
                     conn.close()
-                    stats["raw_closed"] += 1
-                conn = RawConnection(url, namespace)
+                conn = RawConnection(url, namespace, probe_on, headers=maybe_headers(rng))
+            label = repr(frame.data)[:120]
             try:
-                conn.send(frame)
+                conn.send(frame.data)
+                stats["raw"] += 1
+                answered = True
+                if isinstance(frame.data, str) and frame.data.startswith(f"41{namespace},"):
+                    answered = conn.join(namespace)  # it may have left the namespace
+                answered = answered and conn.probe()
+                if answered and frame.ack is not None:
+                    acks, ack = conn.acks[namespace], frame.ack
+                    answered = conn.read_until(lambda acks=acks, ack=ack: ack in acks)
             except (websocket.WebSocketConnectionClosedException, OSError):
-                conn.close()
-                conn = None
-                stats["raw_closed"] += 1
+                conn.closed = True
+                answered = False
+            except TimeoutError as err:
+                problems.append(f"{err} after {label}")
+                conn.closed = True
                 continue
-            stats["raw"] += 1
-            conn.drain()
+            if answered and frame.closes:
+                problems.append(f"a malformed frame did not close the connection: {label}")
+            if not answered:
+                stats["raw_closed"] += 1
+                if not frame.closes and frame.ack is not None:
+                    problems.append(f"a well-formed event closed the connection: {label}")
     finally:
         if conn is not None:
             conn.close()
+    return problems
+
+
+# -- long-polling ------------------------------------------------------------------------
+
+
+def polling_payload(namespace: str, event: str, args: tuple, ack: int | None) -> str:
+    """What socket.io-client POSTs for one event: the Socket.IO packet, then its binary
+    attachments as base64 Engine.IO packets."""
+    packet = Packet(EVENT, data=[event, *args], namespace=namespace, id=ack)
+    encoded = packet.encode()
+    if isinstance(encoded, str):
+        return "4" + encoded
+    first, *attachments = encoded
+    return "\x1e".join(["4" + first] + ["b" + base64.b64encode(a).decode() for a in attachments])
+
+
+def check_http(answer, label: str, problems: list[str], stats: dict) -> None:
+    """Every answer of the transport: no 5xx, the security headers, JSON refusals."""
+    stats["http"] += 1
+    if answer is None:
+        problems.append(f"no answer to {label}")
+        return
+    if answer.status >= 500:
+        problems.append(f"{answer.status} for {label}: {answer.body[:200]!r}")
+    missing = [name for name in HEADERS if name.lower() not in answer.headers]
+    if missing:
+        problems.append(f"{answer.status} without {missing} for {label}")
+    if answer.status >= 400:
+        try:
+            answer.json()
+        except ValueError:
+            problems.append(f"a non-JSON {answer.status} for {label}: {answer.body[:100]!r}")
+
+
+class PollingFuzz:
+    """One long-polling session driven by hand, checking every answer."""
+
+    def __init__(self, url: str, namespace: str, rng: random.Random, problems, stats):
+        self.url, self.namespace, self.problems, self.stats = url, namespace, problems, stats
+        self.session = PollingSession(url, headers=dict(maybe_headers(rng, as_dict=True)))
+        self.session.connect(namespace)
+        self.ack = 10**6  # above the ack ids of the frames it is sent
+        self.acks: set[int] = set()
+
+    def post(self, payload, label: str, **kwargs):
+        try:
+            answer = self.session.post(payload, **kwargs)
+        except OSError as err:
+            self.problems.append(f"{err!r} for {label}")
+            return None
+        check_http(answer, label, self.problems, self.stats)
+        return answer
+
+    def wait_ack(self, ack: int, label: str) -> bool:
+        """Poll until ``ack`` is answered; False when the session ended instead."""
+        while ack not in self.acks:
+            try:
+                answer = self.session.poll()
+            except OSError as err:  # a poll waits at most ping_interval: never this long
+                self.problems.append(f"{err!r} waiting for the answer to {label}")
+                return False
+            check_http(answer, f"a poll after {label}", self.problems, self.stats)
+            if answer.status != 200:
+                return False
+            for packet in self.session.packets(answer):
+                if packet == "1":
+                    return False
+                if packet == "2":
+                    self.session.post("3")
+                elif match := ACK_FRAME.match(packet):
+                    self.acks.add(int(match[2]))
+        return True
+
+    def event(self, event: str, args: tuple, answered: bool, probe=False, **kwargs) -> bool:
+        """A well-formed event; whether the session is still open (a ``probe`` may find it
+        closed: 400 ``bad-session``)."""
+        self.ack += 1
+        payload = polling_payload(self.namespace, event, args, self.ack if answered else None)
+        label = f"{payload[:120]!r}"
+        answer = self.post(payload, label, **kwargs)
+        if answer is None:
+            return False
+        if len(payload.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+            if answer.status != 413:  # the transport's limit: the session ends
+                self.problems.append(f"{answer.status} for an oversized body {label}")
+            return not self.check_closed(label)
+        if probe and answer.status == 400 and answer.json().get("code") == "bad-session":
+            return False
+        if answer.status != 200:
+            self.problems.append(f"{answer.status} for a well-formed event {label}")
+            return False
+        self.stats["polling_events"] += 1
+        if answered:
+            if not self.wait_ack(self.ack, label):
+                self.problems.append(f"the session ended instead of answering {label}")
+                return False
+            self.stats["polling_acks"] += 1
+        return True
+
+    def check_closed(self, label: str) -> bool:
+        answer = self.post("3", f"a pong after {label}")
+        if answer is not None and answer.status == 400:
+            if answer.json().get("code") != "bad-session":
+                self.problems.append(f"refused with {answer.body[:100]!r} after {label}")
+            return True
+        return False
+
+
+def fuzz_polling(
+    url: str,
+    rng: random.Random,
+    posts: int,
+    stats: dict,
+    namespace: str = NAMESPACE,
+    message=None,
+    opening=None,
+) -> list[str]:
+    """Long-polling sessions: well-formed events (answered through the polls), malformed
+    bodies (the session ends, 400 ``bad-frame`` or 413 ``too-large``), bodies that are not
+    framed (400, the session goes on), chunked bodies, and sessions closed by the client
+    and used again (400 ``bad-session``)."""
+    problems: list[str] = []
+    message = message or (lambda rng: random_message(rng, 2))
+    answered = ANSWERED if namespace == NAMESPACE else CLASS_ANSWERED
+    events = ("start", "credit", "stop") if namespace == NAMESPACE else CLASS_EVENTS
+    source = raw_frames(rng, namespace, events, fixed=False)
+    fuzz = None
+    while stats["polling"] < posts:
+        if fuzz is None:
+            fuzz = PollingFuzz(url, namespace, rng, problems, stats)
+            stats["polling_sessions"] += 1
+            if opening is not None:
+                opening(fuzz)
+        stats["polling"] += 1
+        roll = rng.random()
+        if roll < 0.45:  # a well-formed event, sometimes in a chunked body
+            event, args = message(rng)
+            chunked = rng.random() < 0.1
+            if not fuzz.event(event, args, event in answered, chunked=chunked):
+                fuzz = None
+        elif roll < 0.75:  # a malformed body: the session ends
+            frame = rng.choice(MALFORMED)
+            data = frame.replace(NAMESPACE, namespace) if isinstance(frame, str) else frame
+            data = data if data else b"\xff\xfe"  # an empty binary frame: not UTF-8 instead
+            answer = fuzz.post(data, f"malformed {data[:80]!r}")
+            if answer is not None and answer.status not in (200, 400, 413):
+                problems.append(f"{answer.status} for a malformed body {data[:80]!r}")
+            if not fuzz.check_closed(f"malformed {data[:80]!r}"):
+                problems.append(f"a malformed body did not end the session: {data[:80]!r}")
+            fuzz = None
+        elif roll < 0.85:  # a random frame, then a probe: answered or the session ended
+            frame = next(source)
+            while isinstance(frame.data, str) and frame.data.startswith("41"):
+                frame = next(source)  # leaving the namespace: covered over websockets
+            data = frame.data if frame.data else b"\xff"
+            fuzz.post(data, f"random {data[:80]!r}")
+            probe = "stop" if namespace == NAMESPACE else "heartbeat"
+            if not fuzz.event(probe, ({},), True, probe=True):
+                fuzz = None
+        elif roll < 0.9:  # closed by the client, then used again
+            fuzz.post("1", "a close")
+            for answer in (fuzz.post("3", "a pong after a close"), fuzz.session.poll()):
+                check_http(answer, "a request after a close", problems, stats)
+                if answer.status != 400 or answer.json().get("code") != "bad-session":
+                    problems.append(f"{answer.status} {answer.body[:80]!r} after a close")
+            fuzz = None
+        elif roll < 0.95:  # a body that is not framed: refused, the session goes on
+            raw = request_bytes("POST", fuzz.session.target, {"Content-Length": "abc"}, None)
+            if rng.random() < 0.5:
+                raw = request_bytes("POST", fuzz.session.target, {"Transfer-Encoding": "chunked"})
+                raw += b"zz\r\nxx\r\n0\r\n\r\n"
+            answer = exchange(url, raw)
+            check_http(answer, "an unframed body", problems, stats)
+            if answer is not None and answer.status != 400:
+                problems.append(f"{answer.status} for an unframed body")
+            if fuzz.check_closed("an unframed body"):
+                problems.append("an unframed body (refused before the session) ended it")
+                fuzz = None
+        else:  # a session id that does not exist
+            answer = exchange(url, request_bytes("GET", ENGINEIO + "&sid=" + rng.choice(SIDS)))
+            check_http(answer, "an unknown session", problems, stats)
+            if answer is not None and answer.status != 400:
+                problems.append(f"{answer.status} for an unknown session")
+    if fuzz is not None:  # leave no member behind (its room's feed would go on)
+        fuzz.post("1", "the last close")
+    return problems
+
+
+SIDS = ["nope", "x" * 5000, "%00", "AAAAAAAAAAAAAAAAAAAA", "%E9%A9%AC", "'--"]
+
+
+# -- malformed headers -------------------------------------------------------------------
+
+HEADER_VALUES = {
+    "Origin": [
+        "http://evil.example",
+        "http://[",
+        "http://[::1",
+        "http://[zz]",
+        "null",
+        "",
+        "x" * 3000,
+        "http://127.0.0.1:1",
+    ],
+    "Cookie": [
+        "lang=en",
+        "lang=zh",
+        "lang=xx",
+        'lang="\\355\\240\\200"',
+        "lang=en; lang=zh",
+        ";;;=;",
+        "a" * 4000,
+        "lang",
+        "io=abc; lang=%ff",
+    ],
+    "Accept-Language": ["en", "zh-CN,zh;q=0.9", "fr;q=abc", ";;;,", "*", "en;q=-1", "x" * 3000],
+    "X-Forwarded-For": [
+        "203.0.113.7",
+        "garbage",
+        "",
+        "1.2.3.4, 5.6.7.8",
+        "[::1]",
+        ",,,",
+        "x" * 3000,
+        "999.999.999.999",
+    ],
+    "X-Forwarded-Proto": ["https", "javascript", "", "http, https", "x" * 100],
+    "X-Forwarded-Host": ["evil.example", "[", "a b", "127.0.0.1:99999", "", "x" * 300],
+}
+
+
+def maybe_headers(rng: random.Random, as_dict: bool = False, chance: float = 0.3):
+    """Random malformed ``Cookie``, ``Accept-Language`` and ``X-Forwarded-For`` headers
+    (``PROXY_FIX`` is set: the last address is believed), often none; as websocket-client's
+    list of lines, or a dict.  (websocket-client sends an ``Origin``: a forwarded scheme or
+    host would make it a foreign one, refused; :func:`fuzz_handshakes` covers those.)"""
+    chosen = {}
+    if rng.random() < chance:
+        for name in rng.sample(SESSION_HEADERS, rng.randint(1, len(SESSION_HEADERS))):
+            chosen[name] = rng.choice(HEADER_VALUES[name])
+    if as_dict:
+        return chosen
+    return [f"{name}: {value}" for name, value in chosen.items()] or None
+
+
+SESSION_HEADERS = ["Cookie", "Accept-Language", "X-Forwarded-For"]
+
+
+def fuzz_handshakes(url: str, rng: random.Random, count: int, stats: dict) -> list[str]:
+    """Engine.IO handshakes (polling and websocket) with malformed headers: accepted or
+    refused with a 4xx carrying the security headers; an accepted one answers an event in
+    one of the two languages."""
+    problems: list[str] = []
+    key = "watch.error.bad-request.missing"
+    words = {text(key, lang, {"field": "run"}) for lang in ("en", "zh")}
+    for _ in range(count):
+        headers = {}
+        for name in rng.sample(sorted(HEADER_VALUES), rng.randint(1, 4)):
+            headers[name] = rng.choice(HEADER_VALUES[name])
+        stats["handshakes"] += 1
+        label = f"headers {headers!r:.200}"
+        answer = exchange(url, request_bytes("GET", ENGINEIO, headers))
+        check_http(answer, label, problems, stats)
+        if answer is not None and answer.status == 200:
+            sid = json.loads(answer.body[1:].split(b"\x1e")[0])["sid"]
+            target = f"{ENGINEIO}&sid={sid}"
+            for body in (b"40/watch,", b'42/watch,1["stop",{}]'):
+                posted = exchange(url, request_bytes("POST", target, headers, body))
+                check_http(posted, label, problems, stats)
+            got = b""
+            while b"43/watch,1" not in got:
+                polled = exchange(url, request_bytes("GET", target, headers))
+                check_http(polled, label, problems, stats)
+                if polled is None or polled.status != 200:
+                    problems.append(f"no answer through the polls with {label}")
+                    break
+                got += polled.body
+            else:
+                answer_json = json.loads(got[got.index(b"43/watch,1") + 10 :].split(b"\x1e")[0])
+                if answer_json[0]["error"]["message"] not in words:
+                    problems.append(f"an answer in no language: {answer_json!r:.200} ({label})")
+            exchange(url, request_bytes("POST", target, headers, b"1"))
+        try:
+            ws = websocket.create_connection(
+                url.replace("http://", "ws://") + ENGINEIO.replace("polling", "websocket"),
+                timeout=ACK_TIMEOUT,
+                header=[f"{name}: {value}" for name, value in headers.items()],
+            )
+        except websocket.WebSocketBadStatusException as err:
+            if err.status_code >= 500:
+                problems.append(f"{err.status_code} for a websocket with {label}")
+        else:
+            ws.close()
+    return problems
 
 
 # -- /class ----------------------------------------------------------------------------------
 
 CLASS = "/class"
 CLASS_MESSAGES = int(os.environ.get("FUZZ_CLASS_EVENTS", 4_000))
-CLASS_RAW_FRAMES = 500
+CLASS_RAW_FRAMES = 300
 CLASS_PER_CONNECTION = 150
 CLASS_WORKERS = 4
 CLASS_EVENTS = (
@@ -581,6 +983,7 @@ CLASS_CODES = CODES | {
     "full",
     "unknown-entry",
     "not-solved",
+    "busy",  # the database was held too long by another writer (a loaded machine)
 }
 
 
@@ -746,7 +1149,205 @@ def fuzz_class(url: str, rng: random.Random, messages: int, stats: dict) -> list
     return problems
 
 
-# -- the test --------------------------------------------------------------------------------
+# -- every field of every event ----------------------------------------------------------
+
+LONE_SURROGATES = ["\ud800", "a\udfffb", "\udc00\udc00", "x\ud83d"]
+BIG_NUMBERS = [10**100, -(10**100), 10**1000, 1e308, -1e308, 10**99]
+# the type of each field (docs/protocol.md); "square" is [row, col]
+WATCH_FIELDS = {
+    "start": {
+        "run": "str",
+        "rows": "int",
+        "cols": "int",
+        "start": "square",
+        "algorithm": "str",
+        "closed": "bool",
+        "pruning": "bool",
+        "window": "int",
+        "node_budget": "int",
+        "time_limit": "number",
+        "game": "str",
+    },
+    "credit": {"run": "str", "events": "int"},
+    "stop": {"run": "str"},
+}
+CLASS_FIELDS = {
+    "join": {"code": "str", "token": "str"},
+    "heartbeat": {},
+    "sync": {"gen": "int", "index": "int"},
+    "settings": {
+        "seq": "int",
+        "rows": "int",
+        "cols": "int",
+        "start": "square",
+        "algorithm": "str",
+        "closed": "bool",
+        "pruning": "bool",
+    },
+    "control": {"seq": "int", "gen": "int", "index": "int", "playing": "bool", "speed": "number"},
+    "puzzle": {"rows": "int", "cols": "int", "closed": "bool", "start": "square"},
+    "close": {},
+    "solve": {"name": "str"},
+    "solved": {"game": "str"},
+}
+TEACHER_EVENTS = {"settings", "control", "puzzle", "close"}
+
+
+def sweep_messages(namespace: str, scene: ClassScene | None):
+    """(event, payload, expected) for every field of every event: each lone surrogate
+    (refused ``bad-request`` with the words for it, whatever the field), and each number
+    too big for its field (refused).  Also a surrogate in a key and in a field the event
+    does not know, and a big number there (ignored: answered as the payload would be)."""
+    fields = WATCH_FIELDS if namespace == NAMESPACE else CLASS_FIELDS
+    for event, types in fields.items():
+        if namespace == NAMESPACE:
+            base = valid_for(event, random.Random(0))
+            base.pop("game", None)
+        else:
+            base = valid_class(event, random.Random(0), scene) or {}
+        for name, kind in types.items():
+            for bad in LONE_SURROGATES:
+                value = [bad, 0] if kind == "square" else bad
+                yield event, {**base, name: value}, "text"
+            if event == "close":
+                continue
+            for big in BIG_NUMBERS:
+                value = [big, 0] if kind == "square" else big
+                yield event, {**base, name: value}, "refused"
+        yield event, {**base, "\udc00": 1}, "text"
+        yield event, {**base, "note": "\ud800"}, "text"
+        if event not in ("close", "join"):
+            yield event, {**base, "note": 10**1000}, "answered"
+
+
+def sweep(url: str, namespace: str, stats: dict) -> list[str]:
+    """:func:`sweep_messages` from fresh connections (within the costly-message bursts):
+    on /class, ``join`` before joining, ``solve`` / ``solved`` as a student of a room with
+    a puzzle, the others as its teacher."""
+    problems: list[str] = []
+    scene = ClassScene(*open_class_room(url)) if namespace == CLASS else None
+    answered = ANSWERED if namespace == NAMESPACE else CLASS_ANSWERED
+    codes = CODES if namespace == NAMESPACE else CLASS_CODES
+    accepted = ("start", "credit", "stop") if namespace == NAMESPACE else CLASS_EVENTS
+    words = text("error.bad-request.text", "en")
+    groups: dict[str, list] = {}
+    for message in sweep_messages(namespace, scene):
+        event = message[0]
+        role = (
+            "none"
+            if scene is None or event == "join"
+            else "student"
+            if event in ("solve", "solved")
+            else "teacher"
+        )
+        groups.setdefault(role, []).append(message)
+    if scene is not None:
+        puzzle = {"rows": 5, "cols": 5, "closed": False, "start": [0, 0]}
+        teacher = FuzzConnection(url, namespace, answered)
+        assert teacher.call("join", {"code": scene.code, "token": scene.token})["ok"]
+        assert teacher.call("puzzle", puzzle)["ok"]
+        teacher.close()
+    costly = {"start"} if namespace == NAMESPACE else CLASS_STARTS
+    for role, messages in groups.items():
+        batches, batch, spent = [], [], 1  # the join is costly too
+        for message in messages:  # within the costly-message burst of a connection
+            if spent + (message[0] in costly) >= STARTS_PER_CONNECTION or len(batch) >= 60:
+                batches.append(batch)
+                batch, spent = [], 1
+            batch.append(message)
+            spent += message[0] in costly
+        batches.append(batch)
+        for batch in batches:
+            conn = FuzzConnection(url + "?lang=en", namespace, answered)
+            try:
+                if role != "none":
+                    joined = {"code": scene.code}
+                    if role == "teacher":
+                        joined["token"] = scene.token
+                    if not conn.call("join", joined)["ok"]:
+                        problems.append(f"{namespace}: the sweep could not join as {role}")
+                for event, payload, _ in batch:
+                    conn.send(event, (payload,))
+                    stats["sweep"] += 1
+                if not conn.wait_acks(len(conn.sent)):
+                    missing = conn.unanswered()
+                    problems.append(f"{namespace}: sweep: no answer to {missing!r:.300}")
+                found = check_answers(conn, accepted, codes)
+                problems += [f"{namespace}: sweep: {p}" for p in found]
+                for index, answer in conn.answered.items():
+                    event, (payload,) = conn.sent[index]
+                    expected = next(e for ev, p, e in batch if ev == event and p is payload)
+                    body = answer[0] if answer and isinstance(answer[0], dict) else {}
+                    error = body.get("error") or {}
+                    label = f"{namespace} {event} {payload!r:.100}"
+                    if expected == "text" and (
+                        error.get("code") != "bad-request" or error.get("message") != words
+                    ):
+                        problems.append(f"{label} answered {body!r:.200}")
+                    if expected == "refused" and body.get("ok") is not False:
+                        problems.append(f"{label} accepted: {body!r:.200}")
+            finally:
+                conn.close()
+    return problems
+
+
+# -- the tests -------------------------------------------------------------------------------
+
+STAT_KEYS = (
+    "events",  # messages from python-socketio clients
+    "dropped",  # of which unknown events (no answer due)
+    "acks",
+    "refused",
+    "accepted",
+    "error_events",
+    "oversized",
+    "sweep",  # every field of every event
+    "raw",  # raw websocket frames
+    "raw_closed",  # connections they closed
+    "polling",  # long-polling requests of the fuzz
+    "polling_sessions",
+    "polling_events",
+    "polling_acks",
+    "http",  # HTTP answers checked (polling, handshakes)
+    "handshakes",
+)
+POLLING_POSTS = int(os.environ.get("FUZZ_POLLING", 300))
+CLASS_POLLING_POSTS = 120
+HANDSHAKES = 20
+
+
+def run_jobs(jobs: dict) -> tuple[dict, list[str], float]:
+    """Run each ``name: job(stats) -> problems`` in its own thread; the summed stats, the
+    problems and the seconds it took."""
+    stats = dict.fromkeys(STAT_KEYS, 0)
+    problems: list[str] = []
+    lock = threading.Lock()
+    began = time.monotonic()
+
+    def work(name: str, job) -> None:
+        local = dict.fromkeys(STAT_KEYS, 0)
+        began = time.monotonic()
+        try:
+            found = job(local)
+        except Exception as err:  # reported with the seed
+            found = [f"{name}: {err!r}"]
+        print(f"{name}: {time.monotonic() - began:.1f} s")
+        with lock:
+            problems.extend(found)
+            for key, value in local.items():
+                stats[key] += value
+
+    threads = [threading.Thread(target=work, args=item) for item in jobs.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(200)
+    return stats, problems, time.monotonic() - began
+
+
+def report(stats: dict, seconds: float, server) -> None:
+    found = tracebacks(server.stderr())
+    print(f"{stats} in {seconds:.1f} s; tracebacks in the server's log: {len(found)}")
 
 
 def test_fuzz_watch_socket(server):
@@ -756,41 +1357,27 @@ def test_fuzz_watch_socket(server):
     WatchClient(url).close()
     baseline = server.steady_busy_threads()
 
-    stats = dict.fromkeys(
-        ("events", "dropped", "acks", "refused", "error_events", "oversized", "raw", "raw_closed"),
-        0,
+    def rng(index: int) -> random.Random:
+        return random.Random(SEED * 100 + index)
+
+    jobs = {
+        f"events {i}": (
+            lambda stats, i=i: fuzz_events(url, rng(i), EVENT_MESSAGES // WORKERS, stats)
+        )
+        for i in range(WORKERS)
+    }
+    jobs["raw frames"] = lambda stats: fuzz_raw(url, rng(WORKERS), RAW_FRAMES, stats)
+    jobs["long-polling"] = lambda stats: fuzz_polling(url, rng(WORKERS + 1), POLLING_POSTS, stats)
+    jobs["headers and fields"] = lambda stats: (
+        fuzz_handshakes(url, rng(WORKERS + 2), HANDSHAKES, stats) + sweep(url, NAMESPACE, stats)
     )
-    problems: list[str] = []
-    lock = threading.Lock()
-    began = time.monotonic()
-
-    def work(index: int) -> None:
-        rng = random.Random(SEED * 100 + index)
-        local = dict.fromkeys(stats, 0)
-        try:
-            if index == WORKERS:
-                found = []
-                fuzz_raw(url, rng, RAW_FRAMES, local)
-            else:
-                found = fuzz_events(url, rng, EVENT_MESSAGES // WORKERS, local)
-        except Exception as err:  # reported with the seed below
-            found = [f"worker {index}: {err!r}"]
-        with lock:
-            problems.extend(found)
-            for key, value in local.items():
-                stats[key] += value
-
-    workers = [threading.Thread(target=work, args=(i,)) for i in range(WORKERS + 1)]
-    for thread in workers:
-        thread.start()
-    for thread in workers:
-        thread.join(200)
-    seconds = time.monotonic() - began
-    print(f"{stats} in {seconds:.1f} s")
+    stats, problems, seconds = run_jobs(jobs)
+    report(stats, seconds, server)
     found = tracebacks(server.stderr())  # the server's side of an odd answer, if any
     assert not problems, f"FUZZ_SEED={SEED}: {problems[:10]}\n{found[:1]}"
-    assert stats["events"] + stats["raw"] >= 10_000
+    assert stats["events"] + stats["raw"] + stats["polling"] + stats["sweep"] >= 10_000
     assert stats["acks"] == stats["events"] - stats["dropped"]
+    assert stats["polling_acks"] > 0 and stats["sweep"] > 100
 
     # still responsive: a run streams the engine's search to its end
     client = WatchClient(url)
@@ -811,6 +1398,27 @@ def test_fuzz_watch_socket(server):
     assert not found, f"FUZZ_SEED={SEED}: {len(found)} tracebacks, the first:\n{found[0]}"
 
 
+def class_polling(url: str, rng: random.Random, posts: int, stats: dict) -> list[str]:
+    """:func:`fuzz_polling` on /class: each session joins one of a few rooms (as its
+    teacher, a student, or not at all), then sends class messages."""
+    scenes = [ClassScene(*open_class_room(url)) for _ in range(3)]
+    current: list[ClassScene] = []
+
+    def opening(fuzz: PollingFuzz) -> None:
+        current[:] = [rng.choice(scenes)]
+        role = rng.random()
+        if role < 0.8:
+            joined = {"code": current[0].code}
+            if role < 0.5:
+                joined["token"] = current[0].token
+            fuzz.event("join", (joined,), True)
+
+    def message(rng: random.Random):
+        return class_message(rng, current[0], STARTS_PER_CONNECTION // 2)
+
+    return fuzz_polling(url, rng, posts, stats, CLASS, message, opening)
+
+
 def test_fuzz_class_socket(server):
     """Every /class event (docs/protocol.md "Class rooms") from teachers, students, wrong
     tokens and connections that never joined: the same checks as on /watch."""
@@ -823,41 +1431,30 @@ def test_fuzz_class_socket(server):
     warm.close()
     baseline = server.steady_busy_threads()
 
-    keys = ("events", "dropped", "acks", "refused", "accepted", "error_events", "raw")
-    stats = dict.fromkeys((*keys, "raw_closed"), 0)
-    problems: list[str] = []
-    lock = threading.Lock()
-    began = time.monotonic()
+    def rng(index: int) -> random.Random:
+        return random.Random(SEED * 100 + 50 + index)
 
-    def work(index: int) -> None:
-        rng = random.Random(SEED * 100 + 50 + index)
-        local = dict.fromkeys(stats, 0)
-        try:
-            if index == CLASS_WORKERS:
-                found = []
-                fuzz_raw(url, rng, CLASS_RAW_FRAMES, local, CLASS)
-            else:
-                found = fuzz_class(url, rng, CLASS_MESSAGES // CLASS_WORKERS, local)
-        except Exception as err:  # reported with the seed below
-            found = [f"class worker {index}: {err!r}"]
-        with lock:
-            problems.extend(found)
-            for key, value in local.items():
-                stats[key] += value
-
-    workers = [threading.Thread(target=work, args=(i,)) for i in range(CLASS_WORKERS + 1)]
-    for thread in workers:
-        thread.start()
-    for thread in workers:
-        thread.join(200)
-    seconds = time.monotonic() - began
-    print(f"{stats} in {seconds:.1f} s")
+    jobs = {
+        f"class events {i}": (
+            lambda stats, i=i: fuzz_class(url, rng(i), CLASS_MESSAGES // CLASS_WORKERS, stats)
+        )
+        for i in range(CLASS_WORKERS)
+    }
+    jobs["class raw frames"] = lambda stats: fuzz_raw(
+        url, rng(CLASS_WORKERS), CLASS_RAW_FRAMES, stats, CLASS
+    )
+    jobs["class long-polling"] = lambda stats: class_polling(
+        url, rng(CLASS_WORKERS + 1), CLASS_POLLING_POSTS, stats
+    )
+    jobs["class fields"] = lambda stats: sweep(url, CLASS, stats)
+    stats, problems, seconds = run_jobs(jobs)
+    report(stats, seconds, server)
     found = tracebacks(server.stderr())  # the server's side of an odd answer, if any
     assert not problems, f"FUZZ_SEED={SEED}: {problems[:10]}\n{found[:1]}"
     assert stats["events"] >= CLASS_MESSAGES - CLASS_WORKERS
     assert stats["acks"] == stats["events"] - stats["dropped"]
     assert stats["accepted"] > 0  # the valid messages got through, not only refusals
-
+    assert stats["polling_acks"] > 0 and stats["sweep"] > 100
     # still responsive: a teacher joins a new room, its demo runs to the end and a
     # student who joins then is shown the end
     code, token = open_class_room(url)
