@@ -365,6 +365,9 @@ def _walk(
         yield Budget(limit, 0, 0)
         return
     nodes = 1
+    if resume is not None and not resume.path:  # the root was left: the search is over
+        yield Exhausted(resume.nodes, resume.backtracks)
+        return
     if emit and resume is None:
         yield tnew(Move, (root, base, (), None))
 
@@ -431,9 +434,6 @@ def _walk(
         cands = tuple(sorted(cands, key=sget))  # stable: ties keep the articles' order
         onward = tuple(map(sget, cands))
     it = iter(cands)
-    if resume is not None and not resume.path:  # the root was left: the search is over
-        yield Exhausted(resume.nodes, resume.backtracks)
-        return
     if resume is not None:
         # Walk down the resumed path as the loop below would have moved, so every frame
         # holds what it held then: its candidates, its iterator just past the square

@@ -506,3 +506,11 @@ def test_resume_refuses_a_path_that_is_not_the_searchs():
         search_events(board, 0, resume=Resume((0, 3), None, 2, 0))  # not a knight move
     with pytest.raises(BoardError):
         search_events(board, 0, resume=Resume((0, 7, 0), None, 3, 0))  # a square twice
+
+
+def test_a_search_resumed_after_its_root_was_left_only_ends():
+    board = Board(3, 3)  # the centre has no move: the root is entered and left at once
+    events = list(search_events(board, 4, pruning=PRUNINGS))
+    assert [e.kind for e in events] == ["move", "backtrack", "exhausted"]
+    resumed = list(search_events(board, 4, pruning=PRUNINGS, resume=state_after(events, 2, 4)))
+    assert resumed == events[2:]
