@@ -32,6 +32,8 @@ from server.engine.search import (
 from tests.engine.exhaustive import completion
 from tests.tourcheck import assert_tour
 
+pytestmark = pytest.mark.usefixtures("engine")  # each test runs on both engines
+
 PRUNING_SETS = [(), ("dead-ends",), ("parity",), ("connectivity",), PRUNINGS]
 DELTAS = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
 
@@ -425,6 +427,7 @@ def test_property_small_boards(case):
 )
 def test_invalid_input_is_a_one_line_board_error(kw):
     board = Board(5, 5, blocked={12, 8})
+    kw = dict(kw)  # the parameter is shared by both engines' runs
     start = kw.pop("start", 0)
     for run in (solve, search_events):
         with pytest.raises(BoardError) as info:

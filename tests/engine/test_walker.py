@@ -19,6 +19,8 @@ from server.engine.walker import CHART_COLUMNS, Walker
 from server.stream.encode import encode
 from tests.tourcheck import assert_tour
 
+pytestmark = pytest.mark.usefixtures("engine")  # each test runs on both engines
+
 CASES = [
     # rows, cols, start, algorithm, closed, pruning
     (5, 5, 0, "seed", False, ()),
