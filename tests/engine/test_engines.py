@@ -18,11 +18,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import server.engine.hints as hints_module
 from server.engine import native
 from server.engine.board import Board
+from server.engine.hints import hint
 from server.engine.search import ORDERINGS, PRUNINGS, search_events, solve
 from server.engine.walker import Walker
 from tests.engine.conftest import ENGINES, require_core
+from tests.engine.test_hints import SMALL, walk
 from tests.engine.test_search import state_after
 from tests.tourcheck import assert_tour
 
@@ -292,3 +295,84 @@ def test_the_compiled_walker_skips_to_the_end_of_the_lesson_on_6x6():
     ref = walker("python", case)
     ref.advance(10**9)
     assert views(got) == views(ref)
+
+
+# -- hints ---------------------------------------------------------------------------------
+
+
+def same_hint(board, path, closed):
+    ref = on("python", hint, board, path, closed=closed, time_limit=60)
+    got = on("compiled", hint, board, path, closed=closed, time_limit=60)
+    assert got == ref, (board, path, closed)
+    if got.verdict == "completable" and got.witness:
+        assert_tour(board.rows, board.cols, path + list(got.witness), closed=closed)
+    return got
+
+
+@pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
+def test_hints_agree_with_every_check_on(monkeypatch, closed):
+    """The costly in-search tests and tiny restarts on from the first node."""
+    monkeypatch.setattr(hints_module, "FLOW_AFTER", 0)
+    monkeypatch.setattr(hints_module, "FORCED_AFTER", 0)
+    monkeypatch.setattr(hints_module, "RESTART_NODES", 3)
+    rng = random.Random(40 + closed)
+    for _ in range(120):
+        board = Board(*rng.choice(SMALL))
+        same_hint(board, walk(board, rng, greedy=0.4), closed)
+
+
+@pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
+def test_hints_agree_on_larger_boards(closed):
+    rng = random.Random(60 + closed)
+    for _ in range(60):
+        board = Board(*rng.choice([(8, 8), (10, 10), (7, 12), (12, 12)]))
+        same_hint(board, walk(board, rng), closed)
+
+
+def test_hints_on_boards_too_wide_for_the_core_fall_back():
+    from server.engine.hints import _core_grid
+
+    board = Board(3, 201)  # 3 x 203 padded bits: more than the core's sets hold
+    with native.use("compiled"):
+        assert _core_grid(board) is None
+    for path, closed in (([1], False), ([0], True)):  # settled by the colour count
+        assert same_hint(board, path, closed).code == "parity"
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from([(5, 5), (6, 6), (5, 7), (8, 8), (7, 10)]),
+    st.integers(0, 99),
+    st.lists(st.integers(0, 7), max_size=40),
+    st.booleans(),
+)
+def test_property_degree_and_forced_checks_agree(dims, start, choices, closed):
+    from server.engine.hint_forced import open_end
+    from server.engine.hints import _core_grid, _degrees_ok, _forced, _grid
+
+    board = Board(*dims)
+    path = [start % board.area]
+    for c in choices:
+        moves = [n for n in board.neighbours[path[-1]] if n not in path]
+        if not moves:
+            break
+        path.append(moves[c % len(moves)])
+    g = _grid(board)
+    free = g.valid
+    for sq in path:
+        free &= ~(1 << g.to_bit[sq])
+    cur, first = g.to_bit[path[-1]], g.to_bit[path[0]]
+    end = first if closed else open_end(g.nbm, free, cur)
+    forced = end is not None and end != cur and free and g.components(free) == 1
+
+    def checks():
+        degrees = _degrees_ok(board, g, free, cur, first, closed)
+        return degrees, forced and _forced(board, g, free, cur, end, closed)
+
+    with native.use("compiled"):
+        assert _core_grid(board) is not None
+        got = checks()
+    with native.use("python"):
+        ref = checks()
+    assert got == ref
+    same_hint(board, path, closed)
