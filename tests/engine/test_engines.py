@@ -297,6 +297,30 @@ def test_the_compiled_walker_skips_to_the_end_of_the_lesson_on_6x6():
     assert views(got) == views(ref)
 
 
+# -- the stream's batches ------------------------------------------------------------------
+
+
+def test_batches_encode_the_same_ints():
+    from server.stream.encode import encode_batch
+
+    board = Board(6, 6)
+    for kw in (dict(), dict(ordering="warnsdorff", closed=True), dict(prefix=[0, 13, 24])):
+        counts = kw.get("ordering") == "warnsdorff"
+        batches = {}
+        for engine in ENGINES:
+            with native.use(engine):
+                events = search_events(board, 0, node_budget=30_000, **kw)
+                out, taken, moves = [], [], 0
+                while True:
+                    got, nodes, terminal = encode_batch(events, 997, out, counts)
+                    taken.append(got)
+                    moves += nodes
+                    if terminal is not None:
+                        break
+                batches[engine] = (out, taken, moves, terminal)
+        assert batches["compiled"] == batches["python"]
+
+
 # -- hints ---------------------------------------------------------------------------------
 
 
