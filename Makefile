@@ -7,19 +7,42 @@ STAMP := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.installed-stamp
 BIOME := node_modules/.bin/biome
 
-.PHONY: run class test test-js lint format bench clean browser redis postgres loadtest node screens
+.PHONY: run class test test-js lint format bench clean browser redis postgres loadtest node screens toolchain core
 
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml constraints.txt setup.py | toolchain
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+# The compiled core (server/engine/csrc/, a C extension built in place by setup.py)
+# needs a C compiler and Python's headers: Debian's build-essential and python3-dev.
+# When it cannot be built the pure-Python engine runs (knights-tour --version says
+# which); an old build is removed first, so it never outlives its sources.
+CORE_SRC := $(wildcard server/engine/csrc/*.c server/engine/csrc/*.h)
+CORE_STAMP := $(VENV)/.core-stamp
+PY_INCLUDE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+
+toolchain:
+	@command -v gcc >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y build-essential; } || \
+		echo "no C compiler: the pure-Python engine will run" >&2
+	@test -f "$(PY_INCLUDE)/Python.h" || { command -v apt-get >/dev/null 2>&1 && \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y python3-dev; } || \
+		echo "no Python headers: the pure-Python engine will run" >&2
+
+$(CORE_STAMP): $(STAMP) $(CORE_SRC) setup.py
+	rm -f server/engine/_core.*.so
+	$(BIN)/python setup.py --quiet build_ext --inplace
+	touch $(CORE_STAMP)
+
+core: $(CORE_STAMP)
+
+run: $(CORE_STAMP)
 	$(BIN)/knights-tour serve
 
 # A class on the local network: all interfaces, the students' link on this machine's
 # LAN address (README: "Teaching a class").
-class: $(STAMP)
+class: $(CORE_STAMP)
 	$(BIN)/knights-tour serve --lan
 
 lint: $(STAMP) $(NODE_STAMP)
@@ -68,19 +91,19 @@ postgres:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
-test: $(STAMP) lint test-js browser redis postgres
+test: $(CORE_STAMP) lint test-js browser redis postgres
 	$(BIN)/python -m pytest
 
 # Every page at a phone's and a desktop's size, under test-artifacts/screens/: to compare by
 # eye before and after a change to the browser code (SCREENS_DIR=... for another folder).
-screens: $(STAMP) browser
+screens: $(CORE_STAMP) browser
 	SCREENS=1 $(BIN)/python -m pytest tests/browser/test_screens.py
 
-bench: $(STAMP)
+bench: $(CORE_STAMP)
 	$(BIN)/python benchmarks/bench.py
 
-loadtest: $(STAMP) redis
+loadtest: $(CORE_STAMP) redis
 	$(BIN)/python benchmarks/loadtest.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis node_modules
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis node_modules build server/engine/_core.*.so

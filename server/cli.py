@@ -30,6 +30,32 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+class _Shown(Exception):
+    """--version was printed: nothing else to do."""
+
+
+def version_line() -> str:
+    """The version and the engine that runs (the compiled core or the Python fallback)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from .engine import native
+
+    try:
+        number = version("knights-tour")
+    except PackageNotFoundError:  # pragma: no cover - run from a bare source tree
+        number = "unknown"
+    return f"knights-tour {number} (engine: {native.describe()})"
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings, dest, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and the engine")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_line())
+        raise _Shown
+
+
 def _parse_square(text: str, board: Board) -> int:
     parts = text.split(",")
     if len(parts) != 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
@@ -59,6 +85,7 @@ def _positive_float(text: str) -> float:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="knights-tour", description="Knight's Tour Studio (马踏棋盘)")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     serve = sub.add_parser("serve", help="run the web app")
@@ -280,6 +307,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
+    except _Shown:
+        return EXIT_OK
     except BrokenPipeError:  # e.g. `knights-tour solve 1000x1000 --json | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK

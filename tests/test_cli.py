@@ -205,3 +205,27 @@ def test_serve_on_a_busy_port_says_why_in_one_line(tmp_path):
     assert proc.stderr.strip().splitlines() == [
         f"knights-tour: cannot listen on 127.0.0.1:{port}: Address already in use"
     ]
+
+
+def test_version_names_the_engine(capsys):
+    from server.engine import native
+
+    code, out, _ = run(capsys, "--version")
+    assert code == 0
+    assert out.startswith("knights-tour ") and f"(engine: {native.describe()})" in out
+
+
+def test_the_python_engine_can_be_forced():
+    env = {**os.environ, "KNIGHTS_TOUR_ENGINE": "python"}
+    done = subprocess.run(
+        [str(BIN / "knights-tour"), "--version"], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0
+    assert "engine: python (KNIGHTS_TOUR_ENGINE=python)" in done.stdout
+    solved = subprocess.run(
+        [str(BIN / "knights-tour"), "solve", "6x6", "--algorithm", "seed", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert json.loads(solved.stdout)["stats"]["nodes"] == 177_048

@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import random
 import time
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from . import native
 from .bits import bits
 from .board import Board, BoardError
 from .hint_degrees import degrees_feasible
@@ -153,6 +155,87 @@ class _Grid:
 @lru_cache(maxsize=32)
 def _grid(board: Board) -> _Grid:
     return _Grid(board)
+
+
+# -- the compiled core's copy of a grid ------------------------------------------
+class _CoreGrid:
+    """The grid as the core reads it: sets as little-endian 64-bit words."""
+
+    def __init__(self, core, grid: _Grid, rows: int, cols: int) -> None:
+        self.words = (rows * grid.width + 63) // 64
+        size = self.words * 8
+        nbm = b"".join(m.to_bytes(size, "little") for m in grid.nbm)
+        self.handle = core.hint_grid(rows, cols, nbm, bytes(grid.colour))
+        self.rank = grid.rank
+        self._ranks: dict[int, bytes] = {}
+
+    def pack(self, squares: int) -> bytes:
+        return squares.to_bytes(self.words * 8, "little")
+
+    def ranks(self, restarts: int) -> bytes:
+        """The rank tables of _Search.solve's restarts, the base first, as int32."""
+        if restarts not in self._ranks:
+            rng = random.Random(0)
+            tables = array("i", self.rank)
+            for _ in range(restarts):
+                jitter = [rng.randrange(256) for _ in self.rank]
+                tables.extend(r + j for r, j in zip(self.rank, jitter, strict=True))
+            self._ranks[restarts] = tables.tobytes()
+        return self._ranks[restarts]
+
+
+@lru_cache(maxsize=32)
+def _core_grid(board: Board) -> _CoreGrid | None:
+    """None when the board is too wide for the core's fixed-size sets."""
+    core = native.core()
+    grid = _grid(board)
+    if (board.rows * grid.width + 63) // 64 * 64 > core.HINT_MAX_BITS:
+        return None
+    return _CoreGrid(core, grid, board.rows, board.cols)
+
+
+def _degrees_ok(board: Board, g: _Grid, free: int, cur: int, start: int, closed: bool) -> bool:
+    """degrees_feasible, on the core when it runs."""
+    cg = _core_grid(board) if native.core() is not None else None
+    if cg is None:
+        return degrees_feasible(g.nbm, g.colour, free, cur, start, closed)
+    return native.core().hint_degrees(cg.handle, cg.pack(free), cur, start, closed)
+
+
+def _forced(board: Board, g: _Grid, free: int, cur: int, end: int, closed: bool):
+    """forced_contradiction, on the core when it runs."""
+    cg = _core_grid(board) if native.core() is not None else None
+    if cg is None:
+        return forced_contradiction(g.nbm, free, cur, end, closed)
+    clash = native.core().hint_forced(cg.handle, cg.pack(free), cur, end, closed)
+    return None if clash is None else (clash[0], clash[1])
+
+
+def _complete(
+    board: Board, g: _Grid, free: int, cur: int, start: int, closed: bool, deadline: float
+) -> tuple[list[int] | None, int, bool]:
+    """(bits completing the path or None, nodes searched, whether time ran out)."""
+    cg = _core_grid(board) if native.core() is not None else None
+    if cg is None:
+        search = _Search(g, start, closed, deadline)
+        try:
+            return search.solve(free, cur), search.nodes, False
+        except _Timeout:
+            return None, search.nodes, True
+    status, rest, nodes = native.core().hint_complete(
+        cg.handle,
+        cg.pack(free),
+        cur,
+        start,
+        closed,
+        deadline - time.perf_counter(),
+        FLOW_AFTER,
+        FORCED_AFTER,
+        RESTART_NODES,
+        RESTARTS,
+        cg.ranks(RESTARTS),
+    )
+    return rest, nodes, status == "timeout"
 
 
 # -- the search ----------------------------------------------------------------
@@ -414,14 +497,14 @@ def _diagnose(board: Board, g: _Grid, free: int, cur: int, start: int, closed: b
         return _dead(
             "split", f"the unvisited squares split into {_words(parts)} parts", parts=parts
         )
-    if not degrees_feasible(g.nbm, g.colour, free, cur, start, closed):
+    if not _degrees_ok(board, g, free, cur, start, closed):
         return _dead(
             "degrees",
             "the unvisited squares cannot all be given a way in and a way out at once",
         )
     end = start if closed else open_end(nbm, free, cur)
     if end is not None and end != cur:
-        clash = forced_contradiction(nbm, free, cur, end, closed)
+        clash = _forced(board, g, free, cur, end, closed)
         if clash is not None:
             kind, where = clash
             names = [name(p) for p in where]
@@ -493,22 +576,20 @@ def hint(
     dead = _diagnose(board, g, free, cur, start, closed)
     if dead is not None:
         return dead
-    search = _Search(g, start, closed, deadline)
     if time_limit <= 0:
         return _unknown(time_limit, 0)
-    try:
-        rest = search.solve(free, cur)
-    except _Timeout:
-        return _unknown(time_limit, search.nodes)
+    rest, nodes, timed_out = _complete(board, g, free, cur, start, closed, deadline)
+    if timed_out:
+        return _unknown(time_limit, nodes)
     if rest is None:
         return _dead(
             "exhausted",
-            f"every way on runs into a dead end ({search.nodes} positions searched)",
-            search.nodes,
-            nodes=search.nodes,
+            f"every way on runs into a dead end ({nodes} positions searched)",
+            nodes,
+            nodes=nodes,
         )
     witness = tuple(g.to_sq[p] for p in rest)
-    return Hint("completable", witness[0], witness, None, nodes=search.nodes)
+    return Hint("completable", witness[0], witness, None, nodes=nodes)
 
 
 def _unknown(time_limit: float, nodes: int) -> Hint:

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from itertools import filterfalse
 from typing import NamedTuple
 
+from . import native
 from .board import Board, BoardError
 from .pruning import colour_balanced, connectivity_tables, reaches_all, ways_ok
 
@@ -368,6 +369,9 @@ def _walk(
         yield Exhausted(resume.nodes, resume.backtracks)
         return
     nodes = 1
+    if resume is not None and not resume.path:  # the root was left: the search is over
+        yield Exhausted(resume.nodes, resume.backtracks)
+        return
     if emit and resume is None:
         yield tnew(Move, (root, base, (), None))
 
@@ -561,6 +565,11 @@ def search_events(
     path, prunes = _check(board, start, ordering, pruning, node_budget, time_limit, prefix)
     if resume is not None:
         _check_resume(board, path, resume)
+    core = native.core()
+    if core is not None:
+        return _compiled(
+            core, board, path, closed, ordering, prunes, node_budget, time_limit, resume
+        )
     return _walk(
         board,
         path,
@@ -605,6 +614,19 @@ def solve(
     """The search's outcome without its events: same tour and counts as the stream."""
     path, prunes = _check(board, start, ordering, pruning, node_budget, time_limit, prefix)
     began = time.perf_counter()
+    core = native.core()
+    if core is not None:
+        if ordering == "seed" and not prunes:
+            status, tour, nodes, backtracks, limit = core.solve_seed(
+                native.tables(board), path, closed, _budget(node_budget), _seconds(time_limit)
+            )
+        else:
+            search = _compiled(core, board, path, closed, ordering, prunes, node_budget, time_limit)
+            result = _result(search.finish())
+            status, tour, nodes, backtracks, limit = (
+                result.status, result.tour, result.nodes, result.backtracks, result.limit
+            )  # fmt: skip
+        return SearchResult(status, tour, nodes, backtracks, time.perf_counter() - began, limit)
     if ordering == "seed" and not prunes:
         status, tour, nodes, backtracks, limit = _seed_fast(
             board, path, closed, node_budget, time_limit
@@ -616,6 +638,73 @@ def solve(
     result = _result(next(events))
     result.seconds = time.perf_counter() - began
     return result
+
+
+# -- the compiled core ----------------------------------------------------------------
+
+
+def _budget(node_budget: int | None) -> int:
+    return -1 if node_budget is None else min(node_budget, _NEVER)
+
+
+def _seconds(time_limit: float | None) -> float:
+    return -1.0 if time_limit is None else float(time_limit)
+
+
+def _compiled(
+    core,
+    board: Board,
+    path: list[int],
+    closed: bool,
+    ordering: str,
+    prunes: frozenset[str],
+    node_budget: int | None,
+    time_limit: float | None,
+    resume: Resume | None = None,
+    track: tuple | None = None,
+):
+    """The core's search over validated input: an iterator of the same events as _walk.
+
+    ``track`` (the walker's state) makes it keep a Walker's path, heat and chart too.
+    """
+    resumed = None
+    if resume is not None:
+        after = -1 if resume.after is None else resume.after
+        resumed = (tuple(resume.path), after, resume.nodes, resume.backtracks)
+    return core.Search(
+        native.tables(board),
+        path,
+        closed,
+        ordering == "warnsdorff",
+        "dead-ends" in prunes,
+        "parity" in prunes,
+        "connectivity" in prunes,
+        _budget(node_budget),
+        _seconds(time_limit),
+        resumed,
+        track,
+    )
+
+
+def tracked_search(
+    board: Board,
+    start: int,
+    *,
+    closed: bool,
+    ordering: str,
+    pruning: Collection[str],
+    node_budget: int | None,
+    resume: Resume | None,
+    track: tuple,
+):
+    """The core's search that also keeps a Walker's state (None on the Python engine)."""
+    core = native.core()
+    if core is None:
+        return None
+    path, prunes = _check(board, start, ordering, pruning, node_budget, None, ())
+    if resume is not None:
+        _check_resume(board, path, resume)
+    return _compiled(core, board, path, closed, ordering, prunes, node_budget, None, resume, track)
 
 
 def summarize(events: Iterable[Event]) -> SearchResult:

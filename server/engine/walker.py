@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .board import Board, BoardError
-from .search import Backtrack, Move, Resume, search_events
+from .search import Backtrack, Move, Resume, search_events, tracked_search
 
 __all__ = ["CHART_COLUMNS", "DepthChart", "Walker", "WalkerState"]
 
@@ -130,6 +130,10 @@ class Walker:
     :func:`~server.engine.search.search_events`) or ``construct`` (the construction's
     tour, one move per square).  ``counts``: whether encoded moves carry their
     candidates' onward counts (the protocol does for Warnsdorff).
+
+    On the compiled core a search's walk runs in C, path, heat and chart included
+    (about 500 M events for the lesson's 8x8 search take seconds, not minutes);
+    :attr:`path`, :attr:`heat` and :attr:`chart` are then read from it as copies.
     """
 
     def __init__(
@@ -150,32 +154,54 @@ class Walker:
         self.pruning = tuple(pruning)
         self.node_budget = node_budget
         self.counts = algorithm == "warnsdorff"
-        self.end = None  # the final event (Found / Exhausted / Budget) once reached
+        self._end = None  # the final event (Found / Exhausted / Budget) once reached
         if state is None:
-            self.index = 0
-            self.path: list[int] = []
-            self.after = None
-            self.nodes = self.backtracks = self.max_depth = 0
-            self.heat = [0] * board.area
-            self.chart = DepthChart()
+            self._index = 0
+            self._path: list[int] = []
+            self._after = None
+            self._nodes = self._backtracks = self._max_depth = 0
+            self._heat = [0] * board.area
+            self._chart = DepthChart()
         else:
             if len(state.heat) != board.area:
                 raise BoardError("the walker state belongs to another board")
-            self.index = state.index
-            self.path = list(state.path)
-            self.after = state.after
-            self.nodes, self.backtracks = state.nodes, state.backtracks
-            self.max_depth = state.max_depth
-            self.heat = list(state.heat)
-            self.chart = DepthChart.thaw(state.chart)
-        self._events = self._open()
+            self._index = state.index
+            self._path = list(state.path)
+            self._after = state.after
+            self._nodes, self._backtracks = state.nodes, state.backtracks
+            self._max_depth = state.max_depth
+            self._heat = list(state.heat)
+            self._chart = DepthChart.thaw(state.chart)
+        self._core = None
+        if algorithm != "construct":
+            self._core = tracked_search(
+                board,
+                start,
+                closed=closed,
+                ordering=algorithm,
+                pruning=self.pruning,
+                node_budget=node_budget,
+                resume=self._resume(),
+                track=(
+                    self._index,
+                    self._nodes,
+                    self._backtracks,
+                    self._max_depth,
+                    self._heat,
+                    None if state is None else state.chart,
+                    CHART_COLUMNS,
+                ),
+            )
+        self._events = None if self._core is not None else self._open()
+
+    def _resume(self) -> Resume | None:
+        if not self._index:
+            return None
+        return Resume(tuple(self._path), self._after, self._nodes, self._backtracks)
 
     def _open(self) -> Iterator:
         if self.algorithm == "construct":
             return self._construction()
-        resume = None
-        if self.index:
-            resume = Resume(tuple(self.path), self.after, self.nodes, self.backtracks)
         return search_events(
             self.board,
             self.start,
@@ -183,7 +209,7 @@ class Walker:
             ordering=self.algorithm,
             pruning=self.pruning,
             node_budget=self.node_budget,
-            resume=resume,
+            resume=self._resume(),
         )
 
     def _construction(self) -> Iterator:
@@ -191,9 +217,54 @@ class Walker:
         from .search import Found
 
         tour = construct_tour(self.board.rows, self.board.cols, self.start, closed=self.closed)
-        for depth in range(self.index, len(tour)):
+        for depth in range(self._index, len(tour)):
             yield Move(tour[depth], depth, (), None)
         yield Found(tuple(tour), len(tour), 0)
+
+    # -- what the viewer keeps -------------------------------------------------------------
+    @property
+    def end(self):
+        """The final event (Found / Exhausted / Budget) once reached, else None."""
+        return self._end if self._core is None else self._core.end
+
+    @property
+    def index(self) -> int:
+        """Events taken so far."""
+        return self._index if self._core is None else self._core.counts[0]
+
+    @property
+    def nodes(self) -> int:
+        """Move events so far, the root's included."""
+        return self._nodes if self._core is None else self._core.counts[1]
+
+    @property
+    def backtracks(self) -> int:
+        return self._backtracks if self._core is None else self._core.counts[2]
+
+    @property
+    def max_depth(self) -> int:
+        return self._max_depth if self._core is None else self._core.counts[3]
+
+    @property
+    def after(self) -> int | None:
+        """The square the last event backtracked from (None: the last event was a move)."""
+        if self._core is None:
+            return self._after
+        after = self._core.counts[4]
+        return None if after < 0 else after
+
+    @property
+    def path(self) -> list[int]:
+        return self._path if self._core is None else list(self._core.path)
+
+    @property
+    def heat(self) -> list[int]:
+        """How often each square was entered."""
+        return self._heat if self._core is None else self._core.heat
+
+    @property
+    def chart(self) -> DepthChart:
+        return self._chart if self._core is None else DepthChart.thaw(self._core.state()[7])
 
     # -- walking ---------------------------------------------------------------------------
     def advance(self, n: int, out: list[int] | None = None) -> int:
@@ -202,16 +273,18 @@ class Walker:
         Returns how many were taken.  Once the search has ended, :attr:`end` holds its
         final event and every further call takes none.
         """
-        if self.end is not None or n <= 0:
+        if self._core is not None:
+            return self._core.walk(n, out, self.counts)
+        if self._end is not None or n <= 0:
             return 0
-        path, heat, chart = self.path, self.heat, self.chart
+        path, heat, chart = self._path, self._heat, self._chart
         push, pop, chart_push = path.append, path.pop, chart.push
         counts = self.counts
         taken = 0
-        max_depth = self.max_depth
-        nodes = self.nodes
-        backtracks = self.backtracks
-        after = self.after
+        max_depth = self._max_depth
+        nodes = self._nodes
+        backtracks = self._backtracks
+        after = self._after
         for event in self._events:
             kind = type(event)
             if kind is Move:
@@ -237,30 +310,34 @@ class Walker:
                 if out is not None:
                     out.append(-1 - after)
             else:
-                self.end = event
+                self._end = event
                 break
             chart_push(depth)
             taken += 1
             if taken >= n:
                 break
-        self.index += taken
-        self.nodes, self.backtracks = nodes, backtracks
-        self.max_depth, self.after = max_depth, after
+        self._index += taken
+        self._nodes, self._backtracks = nodes, backtracks
+        self._max_depth, self._after = max_depth, after
         return taken
 
     def state(self) -> WalkerState:
+        if self._core is not None:
+            index, path, after, nodes, backtracks, max_depth, heat, chart = self._core.state()
+            return WalkerState(index, path, after, nodes, backtracks, max_depth, heat, chart)
         return WalkerState(
-            self.index,
-            tuple(self.path),
-            self.after,
-            self.nodes,
-            self.backtracks,
-            self.max_depth,
-            tuple(self.heat),
-            self.chart.freeze(),
+            self._index,
+            tuple(self._path),
+            self._after,
+            self._nodes,
+            self._backtracks,
+            self._max_depth,
+            tuple(self._heat),
+            self._chart.freeze(),
         )
 
     def close(self) -> None:
-        close = getattr(self._events, "close", None)
+        events = self._core if self._core is not None else self._events
+        close = getattr(events, "close", None)
         if close is not None:
             close()

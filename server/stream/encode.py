@@ -6,14 +6,18 @@ A batch's ``events`` is one flat list of ints:
   ``n1..nk`` after the candidates;
 * a backtrack from ``sq`` is ``-1 - sq`` (always negative, so it needs no tag).
 
-:func:`encode_into` is on the hot path (millions of events per run); :func:`decode`
-is its inverse, for tests, benchmarks and any Python viewer.
+:func:`encode_batch` is on the hot path (millions of events per run): a search from
+the compiled core encodes a whole batch in C, any other stream goes through
+:func:`encode_into` event by event.  :func:`decode` is the inverse, for tests,
+benchmarks and any Python viewer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
+
+from ..engine.native import END_OF_STREAM
 
 MOVE = "move"
 BACKTRACK = "backtrack"
@@ -56,6 +60,29 @@ def encode_into(out: list[int], event, counts: bool) -> bool:
         out.append(-1 - event.square)
         return True
     return False
+
+
+def encode_batch(events, room: int, out: list[int], counts: bool) -> tuple[int, int, object]:
+    """Encode up to ``room`` Move/Backtrack events of the iterator ``events`` into ``out``.
+
+    Returns ``(taken, moves, terminal)``: ``terminal`` is the final event (Found,
+    Exhausted, Budget) once reached, :data:`END_OF_STREAM` when the stream ended
+    without one, else None.
+    """
+    if room <= 0:
+        return 0, 0, None
+    whole = getattr(events, "encode_batch", None)  # the compiled core's search
+    if whole is not None:
+        return whole(room, out, counts)
+    taken = moves = 0
+    for event in events:
+        if not encode_into(out, event, counts):
+            return taken, moves, event
+        moves += event.kind == MOVE
+        taken += 1
+        if taken >= room:
+            return taken, moves, None
+    return taken, moves, END_OF_STREAM
 
 
 def encode(events, counts: bool) -> list[int]:

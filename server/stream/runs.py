@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from .encode import MOVE, encode_into
+from .encode import encode_batch
 from .spec import ProtocolError, RunSpec
 
 log = logging.getLogger(__name__)
@@ -228,24 +228,9 @@ class Run:
                 self.status, self.limit = "budget", "time"
                 return
             out: list[int] = []
-            taken = nodes = backtracks = 0
-            terminal = None
-            for event in events:
-                if encode_into(out, event, counts):
-                    if event.kind == MOVE:
-                        nodes += 1
-                    else:
-                        backtracks += 1
-                    taken += 1
-                    if taken >= room:
-                        break
-                else:
-                    terminal = event
-                    break
-            else:
-                terminal = _END
+            taken, nodes, terminal = encode_batch(events, room, out, counts)
             self.nodes += nodes
-            self.backtracks += backtracks
+            self.backtracks += taken - nodes
             if taken:
                 with self._cond:
                     self.credit -= taken
@@ -273,13 +258,6 @@ class Run:
             self.status, self.limit = "budget", terminal.limit
         else:  # "exhausted", or the generator simply ended
             self.status = "exhausted"
-
-
-class _End:
-    kind = "exhausted"
-
-
-_END = _End()
 
 
 class RunRegistry:

@@ -23,6 +23,7 @@ start on 4x7, 0.6 s on 4x9), a global argument no local check sees.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 MOVES = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
@@ -194,12 +195,18 @@ def completion(rows, cols, path, closed=False):
     is not itself a valid start of a tour (repeats, off-board, non-knight moves)
     has no completion.  The tour returned is ``path + completion``.
     """
+    rest = _completion(rows, cols, tuple(path), bool(closed))
+    return None if rest is None else list(rest)
+
+
+@functools.cache
+def _completion(rows, cols, path, closed):
+    """Cached: the engine tests run once per engine and ask the same questions twice."""
     b = _Board(rows, cols)
     path = list(path)
     if not _valid_path(b, path):
         return None
-    rest = _Search(b, path, closed, count=False).run(path)
-    return None if rest is None else list(rest)
+    return _Search(b, path, closed, count=False).run(path)
 
 
 def tour_exists(rows, cols, start, closed=False):

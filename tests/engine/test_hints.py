@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -13,6 +14,8 @@ from server.engine.board import Board, BoardError
 from server.engine.hints import Hint, hint, start_candidates
 from tests.engine.exhaustive import completion
 from tests.tourcheck import assert_tour
+
+pytestmark = pytest.mark.usefixtures("engine")  # each test runs on both engines
 
 CODES = {
     "parity",
@@ -162,6 +165,12 @@ def test_empty_path_recommends_a_start(dims, closed, verdict):
 
 def brute(board: Board, path: list[int], closed: bool) -> bool:
     """Plain DFS with a memo, for small boards with blocked squares."""
+    return _brute(board, tuple(path), closed)
+
+
+@functools.cache
+def _brute(board: Board, path: tuple[int, ...], closed: bool) -> bool:
+    """Cached: each test runs once per engine."""
     memo: dict = {}
     full = sum(1 << sq for sq in board.squares())
 

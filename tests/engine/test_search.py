@@ -32,6 +32,8 @@ from server.engine.search import (
 from tests.engine.exhaustive import completion
 from tests.tourcheck import assert_tour
 
+pytestmark = pytest.mark.usefixtures("engine")  # each test runs on both engines
+
 PRUNING_SETS = [(), ("dead-ends",), ("parity",), ("connectivity",), PRUNINGS]
 DELTAS = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
 
@@ -425,6 +427,7 @@ def test_property_small_boards(case):
 )
 def test_invalid_input_is_a_one_line_board_error(kw):
     board = Board(5, 5, blocked={12, 8})
+    kw = dict(kw)  # the parameter is shared by both engines' runs
     start = kw.pop("start", 0)
     for run in (solve, search_events):
         with pytest.raises(BoardError) as info:
@@ -506,3 +509,11 @@ def test_resume_refuses_a_path_that_is_not_the_searchs():
         search_events(board, 0, resume=Resume((0, 3), None, 2, 0))  # not a knight move
     with pytest.raises(BoardError):
         search_events(board, 0, resume=Resume((0, 7, 0), None, 3, 0))  # a square twice
+
+
+def test_a_search_resumed_after_its_root_was_left_only_ends():
+    board = Board(3, 3)  # the centre has no move: the root is entered and left at once
+    events = list(search_events(board, 4, pruning=PRUNINGS))
+    assert [e.kind for e in events] == ["move", "backtrack", "exhausted"]
+    resumed = list(search_events(board, 4, pruning=PRUNINGS, resume=state_after(events, 2, 4)))
+    assert resumed == events[2:]

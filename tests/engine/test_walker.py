@@ -19,6 +19,8 @@ from server.engine.walker import CHART_COLUMNS, Walker
 from server.stream.encode import encode
 from tests.tourcheck import assert_tour
 
+pytestmark = pytest.mark.usefixtures("engine")  # each test runs on both engines
+
 CASES = [
     # rows, cols, start, algorithm, closed, pruning
     (5, 5, 0, "seed", False, ()),
@@ -192,3 +194,11 @@ def test_the_chart_merges_columns_when_full():
     assert events == 100_000
     assert span >= 256 and length <= CHART_COLUMNS
     assert all(1 <= lo <= hi <= 36 for lo, hi in zip(mins, maxs, strict=True))
+
+
+def test_a_walker_resumed_after_the_root_was_left_only_ends():
+    walker = make(3, 3, 4, "seed", False, PRUNINGS)  # the centre: no move, no tour
+    assert walker.advance(5) == 2
+    again = make(3, 3, 4, "seed", False, PRUNINGS, state=walker.state())
+    assert again.advance(5) == 0
+    assert again.end == walker.end

@@ -6,6 +6,7 @@ import itertools
 
 import pytest
 
+from server.engine import native
 from server.engine.board import Board
 from server.engine.search import PRUNINGS, Backtrack, Found, Move, search_events
 from server.stream.encode import (
@@ -15,6 +16,7 @@ from server.stream.encode import (
     decode,
     encode,
     encode_backtrack,
+    encode_batch,
     encode_into,
     encode_move,
 )
@@ -133,3 +135,37 @@ def test_count_events(counts):
     assert count_events([], counts) == 0
     with pytest.raises(ValueError):
         count_events([3, 2, 1], counts)
+
+
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+@pytest.mark.parametrize("kw", [dict(), dict(ordering="warnsdorff", closed=True)])
+def test_batches_are_the_events_encoded_in_order(engine, kw):
+    if engine == "compiled" and not native.available():
+        pytest.skip(native.describe())
+    board = Board(5, 5)
+    counts = kw.get("ordering") == "warnsdorff"
+    with native.use("python"):
+        events = list(search_events(board, 0, node_budget=3000, **kw))
+    with native.use(engine):
+        stream = search_events(board, 0, node_budget=3000, **kw)
+    out: list[int] = []
+    batches = []
+    while True:
+        taken, moves, terminal = encode_batch(stream, 250, out, counts)
+        batches.append((taken, moves))
+        if terminal is not None:
+            break
+    assert terminal == events[-1]
+    assert out == encode(events[:-1], counts)
+    assert sum(t for t, _ in batches) == len(events) - 1
+    assert sum(m for _, m in batches) == sum(e.kind == "move" for e in events)
+    assert all(t == 250 for t, _ in batches[:-1])
+    assert encode_batch(stream, 250, out, counts)[2] is native.END_OF_STREAM
+
+
+def test_a_stream_without_a_final_event_ends_the_batch():
+    out: list[int] = []
+    moves = [Move(0, 0, (), None), Move(7, 1, (7,), None)]
+    assert encode_batch(iter(moves), 10, out, False) == (2, 2, native.END_OF_STREAM)
+    assert encode_batch(iter(moves), 0, out, False) == (0, 0, None)
+    assert out == [0, 0, 7, 1, 7]
