@@ -23,6 +23,7 @@ SUITES = (
     "bench_stream",
     "bench_browser_stream",
     "bench_browser_class",
+    "bench_browser_jump",
 )
 
 

@@ -20,11 +20,12 @@ MIN_SIDE = 3
 MAX_SIDE = 30  # searches: every event is streamed, so bigger boards only mean budget runs
 MAX_SIDE_CONSTRUCT = 100  # the construction streams exactly one move per square
 MAX_WINDOW = 20_000  # credit outstanding, in events
-MAX_NODE_BUDGET = 50_000_000
+MAX_NODE_BUDGET = 300_000_000  # the lesson's 8x8 plain search ends at 251,825,408 nodes
 DEFAULT_NODE_BUDGET = 5_000_000
 MAX_TIME_LIMIT = 600.0
 DEFAULT_TIME_LIMIT = 120.0
 MAX_GAME_ID = 64
+MAX_SEEK_INDEX = 2 * MAX_NODE_BUDGET  # every node is one move and at most one backtrack
 RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
@@ -131,6 +132,37 @@ def parse_credit(payload) -> tuple[str, int]:
 
 def parse_stop(payload) -> str:
     return parse_run_id(payload)
+
+
+@dataclass(frozen=True)
+class SeekSpec:
+    """A ``seek``: stand at event ``index`` (None: the search's end), then stream on."""
+
+    run: str
+    index: int | None
+    window: int | None  # credit for the stream after the snapshot (None: the start's)
+
+
+def parse_seek(payload) -> SeekSpec:
+    """Validate a ``seek`` payload ``{run, index, window?}``; ProtocolError for every refusal."""
+    run = parse_run_id(payload)
+    index = _field(payload, "index", run)
+    if index is not None:
+        if not _is_int(index):
+            raise _wrong("index", run)
+        if not 0 <= index <= MAX_SEEK_INDEX:
+            raise ProtocolError(
+                "bad-request", "watch.error.bad-request.seek", run, max=MAX_SEEK_INDEX
+            )
+    window = payload.get("window")
+    if window is not None:
+        if not _is_int(window):
+            raise _wrong("window", run)
+        if not 1 <= window <= MAX_WINDOW:
+            raise ProtocolError(
+                "bad-request", "watch.error.bad-request.window", run, max=MAX_WINDOW
+            )
+    return SeekSpec(run, index, window)
 
 
 def _budget(payload: Mapping, run: str) -> tuple[int, float]:
