@@ -32,7 +32,7 @@ import time
 
 from ..db import is_busy
 from ..stream.timeline import SNAPSHOT_TAIL, Timeline
-from . import service
+from . import quiz, service
 from .service import ClassError
 
 LEASE_SECONDS = 3.0  # a lease not renewed for this long can be taken over
@@ -190,6 +190,9 @@ class RoomFeed:
         target = state["index"]
         ahead = lookahead(state)
         want = target + ahead
+        held = quiz.hold_index(self.code, self.gen)  # an open question: nothing past it
+        if held is not None:
+            want = min(want, held)
         self._save(timeline.extend(want, seconds=SLICE_SECONDS))
         self._report(timeline, state)
         if timeline.frontier < target and timeline.end is None:
@@ -293,6 +296,9 @@ class RoomFeed:
             return None
         state = service.public_state(room, service.now())
         ahead = lookahead(state)
+        held = quiz.hold_index(room.code, room.gen)  # an open question: nothing past it
+        if held is not None:
+            index, ahead = min(index, held), 0
         timeline = self.timeline if self.owner and self.gen == room.gen else None
         if timeline is None:
             timeline = self._replica_for(room, index + ahead)
