@@ -36,7 +36,13 @@ test("before the reveal a student's own answer is marked; after it the right squ
   const state = createState(5, 5);
   showQuiz(state, { question, mine: 3 });
   assert.equal(state.marks[3], MARK.candidate);
-  const reveal = { answer: 5, distribution: [[3, 1], [5, 2]] };
+  const reveal = {
+    answer: 5,
+    distribution: [
+      [3, 1],
+      [5, 2],
+    ],
+  };
   showQuiz(state, { question, reveal, mine: 3 });
   assert.equal(state.marks[5], MARK.legal); // the right square
   assert.equal(state.marks[3], MARK.dead); // the wrong answer

@@ -19,7 +19,10 @@ export function tallyHeat(tally, squares) {
  * distribution (after the reveal) as heat, the right square and one's own answer marked,
  * or the why's candidates.
  */
-export function showQuiz(state, { question, tally = null, reveal = null, mine = null, why = null }) {
+export function showQuiz(
+  state,
+  { question, tally = null, reveal = null, mine = null, why = null },
+) {
   clearMarks(state);
   if (!question) {
     setPath(state, []);
@@ -47,6 +50,6 @@ export function outcome(reveal, mine) {
 
 /** The share of present students who answered, 0..1 (0 with nobody present). */
 export function answeredShare(tally) {
-  if (!tally || !tally.students) return 0;
+  if (!tally?.students) return 0;
   return Math.min(1, tally.answers / tally.students);
 }
