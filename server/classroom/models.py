@@ -58,6 +58,11 @@ class ClassRoom(db.Model):
     # numbers the puzzles handed out in this room.
     puzzle: Mapped[str | None] = mapped_column(Text, nullable=True)
     puzzle_seq: Mapped[int] = mapped_column(Integer, default=0)
+    # What the class holds of the demo (its generation's events [0, sent_upto) have been
+    # sent to members, by the feed or in a snapshot) and, while a quiz question is open,
+    # the index the demo is held at: nothing past it is sent until the reveal.
+    sent_upto: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    held_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class ClassPresence(db.Model):

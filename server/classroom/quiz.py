@@ -9,9 +9,14 @@ never "back".
 
 Until the reveal nothing about the answer leaves the server for the students: the
 question event carries the position only, acknowledgements echo the student's own
-square, and the room's demo is held at the question's index (:func:`hold_index`: the
-feed sends no event past it, snapshots carry none, the teacher's controls and new
-settings are refused with ``question-open``).
+square, and no member ever holds an event past the question.  A paused class is sent
+nothing past its index, and the question is asked at the furthest index the class has
+been sent (``class_rooms.sent_upto``, the high-water mark of the feed and of every
+snapshot, on every process): a teacher who paused behind it (the feed leads a playing
+class by ~2 s) is moved there.  From the ask to the reveal the demo is held at the
+question (``class_rooms.held_at``: the feed and snapshots stop there, see
+:func:`service.claim_sent`; the teacher's controls and new settings are refused with
+``question-open``).
 
 Everything is in the database (server/classroom/models.py), so any process answers
 any member.  One parsing function per message (``parse_*``) keeps the validation in
@@ -26,7 +31,7 @@ import json
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import func, not_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..db import db
@@ -34,7 +39,7 @@ from ..game import service as games
 from ..game.rules import RuleError
 from ..stream.encode import DecodedMove, decode
 from .models import ClassRoom, QuizAnswer, QuizQuestion, QuizStudent
-from .service import ClassError, settings_of
+from .service import ClassError, public_state, settings_of
 
 KEY_BYTES = 18
 MAX_QUESTION = 2**31 - 1
@@ -174,17 +179,6 @@ def open_question(code: str) -> QuizQuestion | None:
     )
 
 
-def hold_index(code: str, gen: int) -> int | None:
-    """While a question is open, the index the demo is held at (None: not held)."""
-    return db.session.scalar(
-        select(QuizQuestion.idx).where(
-            QuizQuestion.code == code,
-            QuizQuestion.gen == gen,
-            QuizQuestion.revealed_at.is_(None),
-        )
-    )
-
-
 def check_not_held(room: ClassRoom) -> None:
     """The teacher's demo controls wait for the reveal: moving on would tell the answer."""
     if open_question(room.code) is not None:
@@ -213,21 +207,65 @@ def next_move(snapshot: dict | None, index: int, counts: bool) -> tuple[list[int
     raise ClassError("cannot-ask", "class.error.cannot-ask.end")
 
 
-def ask(room: ClassRoom, state: dict, snapshot: dict | None, at: float) -> QuizQuestion:
-    """A new question at the class's index; the demo must be paused there."""
-    if open_question(room.code) is not None:
+def ask(room: ClassRoom, at: float, peek) -> QuizQuestion:
+    """A new question where the paused class stands, or as far as it has been sent.
+
+    ``peek(index)`` is the demo's snapshot at ``index`` with the event after it (never
+    sent to anyone).  One transaction: the hold is taken first (an UPDATE of the room's
+    row, so a feed sending at the same moment either went first and moved the mark, or
+    waits and stops at the question), then the mark is read and the class moved there.
+    Anything refused leaves the room as it was.
+    """
+    code = room.code
+    if open_question(code) is not None:
         raise ClassError("question-open")
-    if room.gen <= 1 or snapshot is None:
+    if room.gen <= 1:
         raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
-    if state["playing"]:
-        raise ClassError("cannot-ask", "class.error.cannot-ask.playing")
-    index = state["index"]
+    try:
+        question = _ask_held(room, at, peek)
+    except BaseException:
+        db.session.rollback()
+        raise
+    return question
+
+
+def _ask_held(room: ClassRoom, at: float, peek) -> QuizQuestion:
+    code, gen = room.code, room.gen
+    held = db.session.execute(
+        update(ClassRoom)
+        .where(
+            ClassRoom.code == code,
+            ClassRoom.gen == gen,
+            ClassRoom.held_at.is_(None),
+            not_(ClassRoom.playing),
+        )
+        .values(held_at=ClassRoom.sent_upto),
+        execution_options={"synchronize_session": False},
+    )
+    if held.rowcount != 1:
+        current = db.session.get(ClassRoom, code, populate_existing=True)
+        if current is not None and current.playing:
+            raise ClassError("cannot-ask", "class.error.cannot-ask.playing")
+        raise ClassError("question-open")
+    db.session.refresh(room)  # the row as this transaction holds it
+    state = public_state(room, at)
+    index = max(state["index"], room.sent_upto)  # nobody holds anything past it
+    snapshot = peek(index)
+    if snapshot is None:
+        raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
     computed = snapshot["at"] + snapshot["count"]
     if snapshot["index"] != index or (computed <= index and state["end"] is None):
         raise ClassError("busy")  # the search has not computed the next event yet
     settings = settings_of(room)
     counts = settings["algorithm"] == "warnsdorff"
-    path, move = next_move(snapshot, index, counts)
+    try:
+        path, move = next_move(snapshot, index, counts)
+    except ClassError as refused:
+        if index > state["index"]:  # worded for where the class has been sent, not stands
+            raise ClassError(
+                "cannot-ask", "class.error.cannot-ask.sent-ahead", index=index
+            ) from refused
+        raise
     tried = move.candidates.index(move.square)
     why = {
         "algorithm": settings["algorithm"],
@@ -255,10 +293,16 @@ def ask(room: ClassRoom, state: dict, snapshot: dict | None, at: float) -> QuizQ
         why_shown=False,
     )
     db.session.add(question)
+    values = {"held_at": index, "seq": ClassRoom.seq + 1, "last_active": at}
+    if index != room.idx:  # the class moves on to what it was sent (paused there)
+        values |= {"idx": index, "state_at": at}
+    db.session.execute(
+        update(ClassRoom).where(ClassRoom.code == code).values(values),
+        execution_options={"synchronize_session": False},
+    )
     try:
         db.session.commit()
     except IntegrityError:  # the teacher's other page asked at the same moment
-        db.session.rollback()
         raise ClassError("question-open") from None
     return question
 
@@ -305,6 +349,10 @@ def reveal(room: ClassRoom, number: int, at: float) -> QuizQuestion:
     question = find_question(room, number)
     if question.revealed_at is None:
         question.revealed_at = at
+        db.session.execute(  # the demo moves on again
+            update(ClassRoom).where(ClassRoom.code == room.code).values(held_at=None),
+            execution_options={"synchronize_session": False},
+        )
         db.session.commit()
     return question
 

@@ -65,18 +65,23 @@ def on_quiz_answer(self, payload):
 
 
 def on_quiz_ask(self, payload):
-    """``{}``: ask "where next?" at the class's index (paused, the next event a move)."""
+    """``{}``: ask "where next?" where the paused class stands, or as far as it was sent
+    (the class is moved there first: everyone gets the new ``state``)."""
     member = self._member()
     room = self._room(member, teacher=True)
     quiz.parse_empty(payload)
-    at = service.now()
-    state = service.public_state(room, at)
     feed = _hub().feed(room.code)
-    snapshot = feed.read(room, state["index"]) if feed is not None else None
-    question = quiz.ask(room, state, snapshot, at)
-    self._to_room("quiz_question", quiz.public_question(question), room.code)
-    service.touch(room, at)
-    return {"ok": True, "quiz": quiz.teacher_view(room, _students(room.code))}
+
+    def peek(index: int):
+        return feed.peek(room, index, 1) if feed is not None else None
+
+    code = room.code
+    question = quiz.ask(room, service.now(), peek)
+    _hub().broadcast_state(code)
+    self._to_room("quiz_question", quiz.public_question(question), code)
+    _hub().wake(code)  # the feed sends up to the question, not past it
+    state = service.public_state(room, service.now())
+    return {"ok": True, "state": state, "quiz": quiz.teacher_view(room, _students(code))}
 
 
 def on_quiz_reveal(self, payload):

@@ -108,8 +108,10 @@ def quiz_in(app, code: str) -> None:
         demo = Timeline(classes.demo_of(room))
         demo.extend(40)
         index = next(i for i in range(1, 40) if len(walk(room, i + 1)) > len(walk(room, i)))
-        state = {"index": index, "playing": False, "end": None}
-        question = quiz.ask(room, state, demo.snapshot(index, ahead=5), classes.now())
+        room.idx, room.playing = index, False  # paused there
+        db.session.commit()
+        question = quiz.ask(room, classes.now(), lambda at: demo.snapshot(at, ahead=1))
+        assert question.idx == index and room.held_at == index
         student, _key = quiz.enter(room, quiz.Enter("升级生", None), classes.now())
         request = quiz.Answer(question.number, walk(room, index + 1)[-1], None)
         quiz.answer(room, student, request, classes.now())

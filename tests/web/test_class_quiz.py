@@ -250,6 +250,10 @@ class Outsider:
         self.received.append((f"ack:{event}", ack))
         return ack
 
+    def got_state(self, index: int) -> bool:
+        """Whether a ``state`` putting the class at ``index`` arrived."""
+        return any(name == "state" and data["index"] == index for name, data in self.received)
+
     def close(self) -> None:
         self.sio.disconnect()
 
@@ -300,6 +304,51 @@ def test_an_outside_student_learns_nothing_of_the_answer_before_the_reveal(room)
         question = next(data for name, data in before if name == "ack:quiz_state")["quiz"]
         assert question["question"]["path"] == reference(SIX_BY_SIX, index).path
         # after the reveal it does learn it
+        assert room.teacher.member.call("quiz_reveal", {"question": 1})["ok"]
+        assert wait_until(lambda: any(n == "quiz_reveal" for n, _ in outsider.received), 5)
+        reveal = next(data for name, data in outsider.received if name == "quiz_reveal")
+        assert reveal["answer"] == right
+    finally:
+        outsider.close()
+
+
+def test_a_student_who_joined_while_the_demo_played_holds_nothing_past_the_question(live, members):
+    """The feed leads a playing class; the question is asked where the class was sent."""
+    straight = {**SIX_BY_SIX, "rows": 8, "cols": 8, "algorithm": "warnsdorff"}  # 64 moves
+    room = Room(live, members, straight)
+    assert room.teacher.control(3, playing=True, speed=4.0)["ok"]
+    outsider = Outsider(room.url)
+    try:
+        joined = outsider.call("join", {"code": room.code})
+        assert joined["ok"] and joined["state"]["playing"]
+        assert outsider.call("quiz_enter", {"name": "Eve"})["ok"]
+        outsider.call("sync", {"gen": room.teacher.gen, "index": 60})  # ask ahead
+        # the feed runs ahead of where the class is: ~2 s of play
+        assert wait_until(lambda: events_held(outsider.received, counts=True) >= 10, 10)
+        paused = room.teacher.control(6)  # the teacher pauses behind what was sent
+        assert paused["ok"] and not paused["state"]["playing"]
+        sent = events_held(outsider.received, counts=True)
+        assert sent > 6
+        ack = room.ask()
+        assert ack["ok"], ack
+        index = ack["quiz"]["question"]["index"]
+        assert ack["state"]["index"] == index and not ack["state"]["playing"]
+        # asked as far as the class was sent (the class moved there), never behind it
+        assert index >= sent
+        right = next_event(straight, index)
+        assert ack["quiz"]["answer"] == right and right >= 0
+        assert wait_until(lambda: outsider.got_state(index), 5)
+        outsider.call("sync", {"gen": room.teacher.gen, "index": index + 10})
+        outsider.call("quiz_state", {})
+        outsider.call("quiz_answer", {"question": 1, "square": (right + 1) % 64})
+        assert wait_until(lambda: room.teacher.member.got("quiz_tally"), 5)
+        before = list(outsider.received)
+        # nothing the outsider got reaches past the question, or names its answer
+        assert events_held(before, counts=True) <= index
+        text = json.dumps(before)
+        for word in ('"answer"', '"distribution"', '"candidates"', '"tally"', '"onward"'):
+            assert word not in text, word
+        assert [data["index"] for name, data in before if name == "quiz_question"] == [index]
         assert room.teacher.member.call("quiz_reveal", {"question": 1})["ok"]
         assert wait_until(lambda: any(n == "quiz_reveal" for n, _ in outsider.received), 5)
         reveal = next(data for name, data in outsider.received if name == "quiz_reveal")

@@ -7,7 +7,9 @@
   generation, event index and path), the right square and the "why" (the candidates
   in the order tried, with their onward counts under Warnsdorff), when it was revealed;
 * ``class_answers``: one answer per student per question (changed in place until the
-  reveal).
+  reveal);
+* ``class_rooms.sent_upto``: how far into the demo the class has been sent (a question is
+  asked there at the earliest), ``class_rooms.held_at``: the open question's index.
 
 Revision ID: 0003
 Revises: 0002
@@ -24,6 +26,9 @@ depends_on = None
 
 
 def upgrade():
+    with op.batch_alter_table("class_rooms") as batch:
+        batch.add_column(sa.Column("sent_upto", sa.Integer, nullable=False, server_default="0"))
+        batch.add_column(sa.Column("held_at", sa.Integer))
     op.create_table(
         "class_quiz_students",
         sa.Column("id", sa.String(16), primary_key=True),
@@ -84,3 +89,6 @@ def downgrade():
     op.drop_table("class_answers")
     op.drop_table("class_questions")
     op.drop_table("class_quiz_students")
+    with op.batch_alter_table("class_rooms") as batch:
+        batch.drop_column("held_at")
+        batch.drop_column("sent_upto")
