@@ -126,6 +126,7 @@ export class QuizPanel {
     const { question, reveal } = view;
     const page = this.root;
     page.dataset.question = question ? String(question.question) : "";
+    page.dataset.index = question ? String(question.index) : "";
     page.dataset.phase = !question ? "none" : reveal ? "revealed" : "open";
     page.dataset.mine = view.mine ?? "";
     page.dataset.answer = reveal ? String(reveal.answer) : "";
@@ -144,6 +145,7 @@ export class QuizPanel {
     this.board.draw();
     this.board.root.hidden = !question;
     this.say(this._words(view));
+    this._distribution(view);
     if (this.role === "teacher") this._teacherControls(view);
     else this._studentParts(view);
   }
@@ -172,6 +174,25 @@ export class QuizPanel {
       square: this._name(reveal.answer),
       mine: view.mine === null || view.mine === undefined ? "" : this._name(view.mine),
     });
+  }
+
+  /** The squares chosen, most chosen first: the reveal's for everyone, the tally's for the teacher. */
+  _distribution(view) {
+    const list = this.$(".q-distribution");
+    const counts =
+      view.reveal?.distribution ?? (this.role === "teacher" ? view.tally?.tally : null);
+    list.hidden = !view.question || !counts?.length;
+    list.replaceChildren(
+      ...(counts || []).map(([sq, n]) => {
+        const item = document.createElement("li");
+        item.textContent = t("class.quiz.chose", { square: this._name(sq), n: formatNumber(n) });
+        item.dataset.square = String(sq);
+        item.dataset.count = String(n);
+        if (view.reveal && sq === view.reveal.answer) item.dataset.right = "true";
+        if (sq === view.mine) item.dataset.mine = "true";
+        return item;
+      }),
+    );
   }
 
   _name(sq) {
