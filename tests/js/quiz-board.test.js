@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createState, MARK, squareKind } from "../../static/js/board/state.js";
-import { answeredShare, outcome, showQuiz, tallyHeat } from "../../static/js/class/quiz-board.js";
+import {
+  answeredShare,
+  knightTargets,
+  outcome,
+  showQuiz,
+  tallyHeat,
+} from "../../static/js/class/quiz-board.js";
 
 const question = { question: 1, path: [0, 7, 14] };
 
@@ -78,4 +84,21 @@ test("a student's outcome and the share of the class that answered", () => {
   assert.equal(answeredShare({ answers: 2, students: 4 }), 0.5);
   assert.equal(answeredShare({ answers: 2, students: 0 }), 0);
   assert.equal(answeredShare({ answers: 5, students: 4 }), 1);
+});
+
+test("the knight's targets are its unvisited squares on the board, and a student's board marks them", () => {
+  // a1 on 5x5 is square 20; b3 (11) and c2 (17) are its moves
+  assert.deepEqual(knightTargets([20], 5, 5), [11, 17]);
+  assert.deepEqual(knightTargets([11, 20], 5, 5), [17]);
+  assert.deepEqual(knightTargets([], 5, 5), []);
+  const state = createState(5, 5);
+  showQuiz(state, { question: { question: 1, path: [11, 20] }, legal: true, mine: 17 });
+  assert.equal(state.marks[17], MARK.candidate); // one's own answer over the hint
+  showQuiz(state, { question: { question: 1, path: [11, 20] }, legal: true });
+  assert.equal(squareKind(state, 17), "legal");
+  assert.equal(squareKind(state, 11), "visited");
+  const reveal = { question: 1, answer: 17, distribution: [[17, 1]], answers: 1 };
+  showQuiz(state, { question: { question: 1, path: [11, 20] }, legal: true, reveal });
+  assert.equal(squareKind(state, 17), "legal"); // the right square, nothing else marked
+  assert.equal(state.marks.filter((m) => m !== MARK.none).length, 1);
 });

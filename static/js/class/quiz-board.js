@@ -14,6 +14,34 @@ export function tallyHeat(tally, squares) {
   return heat;
 }
 
+const KNIGHT = [
+  [-2, -1],
+  [-2, 1],
+  [-1, -2],
+  [-1, 2],
+  [1, -2],
+  [1, 2],
+  [2, -1],
+  [2, 1],
+];
+
+/** The squares the knight can go to from the path's end: on the board, not yet visited. */
+export function knightTargets(path, rows, cols) {
+  if (!path?.length) return [];
+  const here = path[path.length - 1];
+  const [row, col] = [Math.floor(here / cols), here % cols];
+  const visited = new Set(path);
+  const targets = [];
+  for (const [dr, dc] of KNIGHT) {
+    const r = row + dr;
+    const c = col + dc;
+    if (r >= 0 && r < rows && c >= 0 && c < cols && !visited.has(r * cols + c)) {
+      targets.push(r * cols + c);
+    }
+  }
+  return targets.sort((a, b) => a - b);
+}
+
 /**
  * Fill a board state for a quiz view: the position, then the tally (teacher) or the
  * distribution (after the reveal) as heat, the right square and one's own answer marked,
@@ -21,7 +49,7 @@ export function tallyHeat(tally, squares) {
  */
 export function showQuiz(
   state,
-  { question, tally = null, reveal = null, mine = null, why = null },
+  { question, tally = null, reveal = null, mine = null, why = null, legal = false },
 ) {
   clearMarks(state);
   if (!question) {
@@ -32,6 +60,10 @@ export function showQuiz(
   setPath(state, question.path);
   const counts = reveal ? reveal.distribution : tally;
   setHeat(state, counts?.length ? tallyHeat(counts, state.squares) : null);
+  if (legal && !reveal) {
+    for (const sq of knightTargets(question.path, state.rows, state.cols))
+      mark(state, sq, MARK.legal);
+  }
   if (why) {
     markSearch(state, { candidates: why.candidates, counts: why.onward, tried: why.tried });
   }

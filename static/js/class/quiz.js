@@ -8,7 +8,7 @@
 import { Board } from "../board/board.js";
 import { formatNumber, t } from "../core/i18n.js";
 import { rowCol, squareName } from "../core/squares.js";
-import { answeredShare, outcome, showQuiz } from "./quiz-board.js";
+import { answeredShare, outcome, showQuiz, tallyHeat } from "./quiz-board.js";
 
 const NAME_KEY = "class-name";
 const EVENTS = ["quiz_question", "quiz_tally", "quiz_reveal", "quiz_why", "quiz_scores"];
@@ -18,8 +18,8 @@ export class QuizPanel {
    * root: the panel's element; role: "teacher" | "student"; call(event, payload) -> ack;
    * settings(): the room's demo settings now (the board's size).
    */
-  constructor(root, { role, call, code, settings }) {
-    Object.assign(this, { root, role, call, code, settings });
+  constructor(root, { role, call, code, settings, onHeat = () => {} }) {
+    Object.assign(this, { root, role, call, code, settings, onHeat });
     this.$ = (selector) => root.querySelector(selector);
     this.board = new Board(this.$(".q-board"), {
       kind: "puzzle",
@@ -134,16 +134,23 @@ export class QuizPanel {
     this.board.resize(size.rows, size.cols);
     this.board.root.style.setProperty("--rows", size.rows);
     this.board.root.style.setProperty("--cols", size.cols);
-    const showWhy = this.role === "teacher" ? view.why_shown && view.why : view.why;
+    const teacher = this.role === "teacher";
+    const showWhy = teacher ? view.why_shown && view.why : view.why;
     showQuiz(this.board.state, {
       question,
-      tally: this.role === "teacher" && view.tally ? view.tally.tally : null,
+      tally: teacher && view.tally ? view.tally.tally : null,
       reveal,
       mine: view.mine,
       why: reveal ? showWhy : null,
+      legal: !teacher && Boolean(view.student),
     });
     this.board.draw();
-    this.board.root.hidden = !question;
+    // the teacher's tally is drawn on the demo's own board (onHeat); this board shows why
+    this.board.root.hidden = !question || (teacher && !(reveal && showWhy));
+    if (teacher) {
+      const counts = question && !reveal ? view.tally?.tally : null; // live, until the reveal
+      this.onHeat(counts?.length ? tallyHeat(counts, size.rows * size.cols) : null);
+    }
     this.say(this._words(view));
     this._distribution(view);
     if (this.role === "teacher") this._teacherControls(view);

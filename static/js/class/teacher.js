@@ -130,6 +130,7 @@ const quiz = new QuizPanel(document.querySelector("#c-quiz"), {
   call: call,
   code: page.dataset.code,
   settings: () => follower.state?.settings,
+  onHeat: (heat) => lane.setOverlay(heat),
 });
 
 function onJoined(ack) {
