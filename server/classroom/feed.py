@@ -6,8 +6,10 @@ after :data:`LEASE_SECONDS`) runs the search: its :class:`~server.stream.timelin
 computes ahead of the class, stores checkpoints in the database and broadcasts to
 the Socket.IO room (through the message queue, to members on every process):
 
-* ``feed`` ``{gen, at, events}``: the encoded events from index ``at`` on, a little
-  ahead of where the class is, so a step or a play shows at once everywhere;
+* ``feed`` ``{gen, at, events}``: the encoded events from index ``at`` on: while the
+  class plays, a little ahead of where it is, so a play shows at once everywhere;
+  while it is paused, nothing past its index (a quiz question is asked where the
+  class is, and nobody may hold the answer: see :func:`service.claim_sent`);
 * ``snapshot`` ``{gen, index, at, path, ..., events}``: where a viewer must stand
   when the class jumped (a seek, "jump to the end"), and, while the demo plays
   faster than :data:`STREAM_MAX_SPEED`, a keyframe a few times a second instead of
@@ -27,6 +29,7 @@ No Flask here: the web layer passes ``emit``, ``start_task`` and ``in_context``.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 
@@ -44,9 +47,10 @@ IDLE_TICK = 0.25  # paused: how soon a control from another process is noticed
 SLICE_SECONDS = 0.1  # computing done between two ticks
 KEYFRAME_DELAY = 0.4  # a run to the end shorter than this sends only where it ended
 STREAM_MAX_SPEED = 500.0  # events per second; faster is shown by keyframes
-PAUSED_AHEAD = 200  # events sent ahead of a paused class (steps show at once)
-AHEAD_SECONDS = 2.0  # ... and of a playing one, in seconds of play
+PAUSED_AHEAD = 200  # events computed ahead of a paused class (none is sent ahead)
+AHEAD_SECONDS = 2.0  # ... and sent ahead of a playing one, in seconds of play
 MAX_AHEAD = 2_000
+MIN_LEAD = 4  # events sent ahead of a slowly playing class at least
 FEED_BATCH = 1_000  # events per feed message at most
 REPORT_EVERY = 1.0  # seconds between progress records while streaming
 RUN_TO_END = 10**12
@@ -61,12 +65,20 @@ def streaming(state: dict) -> bool:
 
 
 def lookahead(state: dict) -> int:
-    """How many events the feed keeps ahead of the class's index."""
+    """How many events the search computes ahead of the class's index."""
     if not streaming(state):
         return 0
     if not state["playing"]:
         return PAUSED_AHEAD
     return min(MAX_AHEAD, max(PAUSED_AHEAD, int(state["speed"] * AHEAD_SECONDS)))
+
+
+def lead(state: dict) -> int:
+    """How many events members are sent ahead of the class's index: about 2 s of play
+    while it plays, none while it is paused (a question is asked there)."""
+    if not streaming(state) or not state["playing"]:
+        return 0
+    return min(MAX_AHEAD, max(MIN_LEAD, math.ceil(state["speed"] * AHEAD_SECONDS)))
 
 
 class RoomFeed:
@@ -83,6 +95,7 @@ class RoomFeed:
         self.gen: int | None = None
         self.settings: dict | None = None
         self.sent: int | None = None  # the feed's next index (None: a snapshot comes first)
+        self._claimed = (None, 0)  # (gen, upto): the class's high-water mark claimed here
         self._fast_since: float | None = None  # when the current fast play began
         self._keyframe: tuple = ()  # (gen, index) of the last keyframe sent
         self._keyframe_at = 0.0
@@ -170,7 +183,7 @@ class RoomFeed:
         timeline = self._timeline_for(room)
         state = service.public_state(room, at)
         if streaming(state):
-            return self._stream(timeline, state)
+            return self._stream(timeline, state, room.held_at)
         return self._keyframes(timeline, state)
 
     def _timeline_for(self, room) -> Timeline:
@@ -185,12 +198,14 @@ class RoomFeed:
             self._reported = ()
         return self.timeline
 
-    def _stream(self, timeline: Timeline, state: dict) -> float:
-        """Every event, a little ahead of the class; a snapshot when the class jumped."""
+    def _stream(self, timeline: Timeline, state: dict, held: int | None) -> float:
+        """Every event (ahead of the class while it plays); a snapshot when it jumped."""
         target = state["index"]
-        ahead = lookahead(state)
+        ahead = lead(state)
         want = target + ahead
-        self._save(timeline.extend(want, seconds=SLICE_SECONDS))
+        if held is not None:  # an open question: nothing past it
+            want = min(want, held)
+        self._save(timeline.extend(target + lookahead(state), seconds=SLICE_SECONDS))
         self._report(timeline, state)
         if timeline.frontier < target and timeline.end is None:
             # still computing towards a far index: show how far it got now and then
@@ -203,12 +218,18 @@ class RoomFeed:
             or target < self.sent - ahead - SNAPSHOT_TAIL  # back past what members hold
         )
         if jumped:
-            snapshot = self._snapshot(timeline, target, ahead)
+            index = min(target, timeline.frontier)
+            allowed = self._claim(min(want, timeline.frontier))
+            if allowed < index:
+                return IDLE_TICK  # a question holds the class behind: the ask moves it
+            snapshot = self._snapshot(timeline, index, allowed - index)
             self.sent = snapshot["at"] + snapshot["count"]
         else:
             if self.sent > want:  # the class went back: feed again from its index on
                 self.sent = want
             stop = min(want, timeline.frontier)
+            if stop > self.sent:
+                stop = min(stop, self._claim(stop))
             while self.sent < stop:
                 upto = min(stop, self.sent + FEED_BATCH)
                 events = timeline.events(self.sent, upto)
@@ -255,8 +276,20 @@ class RoomFeed:
             at - self._fast_since < KEYFRAME_DELAY or at - self._keyframe_at < FAST_TICK
         ):
             return
+        if self._claim(min(index, timeline.frontier)) < min(index, timeline.frontier):
+            return  # a question asked meanwhile holds the class behind
         self._snapshot(timeline, index, 0, keyframe=not ended, tail=SNAPSHOT_TAIL * ended)
         self._keyframe, self._keyframe_at = shown, at
+
+    def _claim(self, upto: int) -> int:
+        """How far members may be sent (the room's high-water mark, once per new reach)."""
+        gen, claimed = self._claimed
+        if gen == self.gen and upto <= claimed:
+            return upto
+        allowed = service.claim_sent(self.code, self.gen, upto)
+        if allowed >= upto:
+            self._claimed = (self.gen, upto)
+        return allowed
 
     # -- output --------------------------------------------------------------------------------
     def _snapshot(
@@ -290,16 +323,31 @@ class RoomFeed:
 
     # -- reads for any member, on any process ---------------------------------------------------
     def read(self, room, index: int) -> dict | None:
-        """The snapshot a member needs to stand at ``index`` of the room's demo now."""
+        """The snapshot a member needs to stand at ``index`` of the room's demo now.
+
+        Never past what the feed may send: the class's index (and the feed's lead while
+        it plays), and the open question's index; what it carries counts as sent.
+        """
         if room.gen <= 1:
             return None
+        code, gen = room.code, room.gen
         state = service.public_state(room, service.now())
-        ahead = lookahead(state)
+        ahead = lead(state)
+        index = min(index, state["index"] + ahead)
+        snapshot = self.peek(room, index, ahead)
+        allowed = service.claim_sent(code, gen, snapshot["at"] + snapshot["count"])
+        if allowed < snapshot["at"] + snapshot["count"]:  # a question holds the class there
+            index = min(index, allowed)
+            snapshot = self.peek(room, index, allowed - index)
+        return {"gen": gen, "settings": state["settings"], "keyframe": False, **snapshot}
+
+    def peek(self, room, index: int, ahead: int) -> dict:
+        """The demo at ``index`` with up to ``ahead`` events after it, for the server's
+        own eyes (:meth:`read` is what members get)."""
         timeline = self.timeline if self.owner and self.gen == room.gen else None
         if timeline is None:
             timeline = self._replica_for(room, index + ahead)
-        snapshot = timeline.snapshot(index, ahead=ahead)
-        return {"gen": room.gen, "settings": state["settings"], "keyframe": False, **snapshot}
+        return timeline.snapshot(index, ahead=ahead)
 
     def _replica_for(self, room, upto: int) -> Timeline:
         """A timeline on the stored checkpoints, moved at most two spacings past the last."""

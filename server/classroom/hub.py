@@ -47,6 +47,7 @@ class Member:
     code: str | None = None
     role: str | None = None  # "teacher" | "student" once joined
     puzzle_games: dict[int, int] = field(default_factory=dict)  # puzzle seq -> games opened
+    quiz_student: str | None = None  # the quiz student this connection answers as
     last_rate_error: float = float("-inf")
 
     def admit(self, *, costly: bool = False) -> None:

@@ -22,7 +22,7 @@ must keep their clocks in step (NTP), since the search's lease is timed by them.
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..db import db
@@ -58,6 +58,11 @@ class ClassRoom(db.Model):
     # numbers the puzzles handed out in this room.
     puzzle: Mapped[str | None] = mapped_column(Text, nullable=True)
     puzzle_seq: Mapped[int] = mapped_column(Integer, default=0)
+    # What the class holds of the demo (its generation's events [0, sent_upto) have been
+    # sent to members, by the feed or in a snapshot) and, while a quiz question is open,
+    # the index the demo is held at: nothing past it is sent until the reveal.
+    sent_upto: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    held_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class ClassPresence(db.Model):
@@ -98,3 +103,54 @@ class ClassCheckpoint(db.Model):
     gen: Mapped[int] = mapped_column(Integer, primary_key=True)
     idx: Mapped[int] = mapped_column(Integer, primary_key=True)  # events before the state
     data: Mapped[str] = mapped_column(Text)  # JSON of a WalkerState
+
+
+class QuizStudent(db.Model):
+    """A student in the room's quiz: a name the teacher reads, a key the page keeps."""
+
+    __tablename__ = "class_quiz_students"
+    __table_args__ = (UniqueConstraint("code", "name_key", name="uq_class_quiz_students_name"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # public, random
+    code: Mapped[str] = mapped_column(
+        ForeignKey("class_rooms.code", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(24))  # plain text; rendered as text
+    name_key: Mapped[str] = mapped_column(String(96))  # the name case-folded: one per room
+    key_hash: Mapped[str] = mapped_column(String(64))  # sha256 hex of the page's key
+    joined_at: Mapped[float] = mapped_column(Float)
+
+
+class QuizQuestion(db.Model):
+    """ "Where next?" at one position of the room's demo, and its answer (kept back until
+    ``revealed_at``)."""
+
+    __tablename__ = "class_questions"
+    __table_args__ = (UniqueConstraint("code", "number", name="uq_class_questions_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(
+        ForeignKey("class_rooms.code", ondelete="CASCADE"), index=True
+    )
+    number: Mapped[int] = mapped_column(Integer)  # 1, 2, ... in the room
+    gen: Mapped[int] = mapped_column(Integer)
+    idx: Mapped[int] = mapped_column(Integer)  # the position: after this many events
+    path: Mapped[str] = mapped_column(Text)  # JSON list of squares, start first
+    answer: Mapped[int] = mapped_column(Integer)  # the square the search moves to next
+    why: Mapped[str] = mapped_column(Text)  # JSON: algorithm, from, candidates, onward, tried
+    asked_at: Mapped[float] = mapped_column(Float)
+    revealed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    why_shown: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class QuizAnswer(db.Model):
+    __tablename__ = "class_answers"
+
+    question_id: Mapped[int] = mapped_column(
+        ForeignKey("class_questions.id", ondelete="CASCADE"), primary_key=True
+    )
+    student_id: Mapped[str] = mapped_column(
+        ForeignKey("class_quiz_students.id", ondelete="CASCADE"), primary_key=True
+    )
+    square: Mapped[int] = mapped_column(Integer)
+    answered_at: Mapped[float] = mapped_column(Float)

@@ -296,6 +296,7 @@ def set_settings(room: ClassRoom, payload, at: float) -> dict:
             "settings": json.dumps(settings),
             "gen": ClassRoom.gen + 1,
             "idx": 0,
+            "sent_upto": 0,
             "frontier": 0,
             "outcome": None,
             "playing": False,
@@ -388,6 +389,46 @@ def record_progress(code: str, gen: int, frontier: int, outcome: dict | None) ->
     )
     db.session.commit()
     return result.rowcount == 1
+
+
+def claim_sent(code: str, gen: int, upto: int) -> int:
+    """Before members are sent the demo's events up to ``upto``: how far they may go.
+
+    The class's high-water mark (``sent_upto``) moves on to ``upto`` in one UPDATE whose
+    WHERE holds the quiz's hold (``held_at``), so a question asked at the same moment on
+    another process either sees the new mark (and is asked there) or stops this send
+    at its index: nobody is ever sent an event past an open question.  Answers ``upto``,
+    or less while a question holds the demo (0 for a replaced demo).
+    """
+    for _ in range(2):
+        result = db.session.execute(
+            update(ClassRoom)
+            .where(
+                ClassRoom.code == code,
+                ClassRoom.gen == gen,
+                ClassRoom.sent_upto < upto,
+                or_(ClassRoom.held_at.is_(None), ClassRoom.held_at >= upto),
+            )
+            .values(sent_upto=upto),
+            execution_options={"synchronize_session": False},
+        )
+        db.session.commit()
+        if result.rowcount == 1:
+            return upto
+        row = db.session.execute(
+            select(ClassRoom.sent_upto, ClassRoom.held_at).where(
+                ClassRoom.code == code, ClassRoom.gen == gen
+            )
+        ).first()
+        if row is None:
+            return 0
+        sent, held = row
+        if sent >= upto:
+            return upto
+        if held is None:  # the hold was lifted meanwhile: claim again
+            continue
+        upto = max(sent, held)  # as far as the question's position, not past it
+    return sent
 
 
 # -- the search's owner and checkpoints ------------------------------------------------------

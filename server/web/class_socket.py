@@ -22,6 +22,7 @@ from ..classroom.hub import Hub, room_name, teacher_room
 from ..classroom.service import ClassError
 from ..db import db, is_busy
 from ..i18n import request_lang
+from . import class_quiz
 from .sockets import AnsweringNamespace, is_client_event, server
 
 NAMESPACE = "/class"
@@ -218,6 +219,8 @@ class ClassNamespace(AnsweringNamespace):
         hub().wake(room.code)
         return {"ok": True, "state": state}
 
+    on_settings = class_quiz.unless_question_open(on_settings)
+
     def on_control(self, payload):
         """The teacher's clock ``{seq, gen, index, playing, speed}``, applied only if newer."""
         member = self._member()
@@ -226,6 +229,8 @@ class ClassNamespace(AnsweringNamespace):
         self._to_room("state", state, room.code)
         hub().wake(room.code)
         return {"ok": True, "state": state}
+
+    on_control = class_quiz.unless_question_open(on_control)
 
     def on_puzzle(self, payload):
         """Hand the class a puzzle ``{rows, cols, closed, start}``, or ``null`` to take it back."""
@@ -274,3 +279,11 @@ class ClassNamespace(AnsweringNamespace):
         hub().to_teacher("leaderboard", board, room.code)
         rank = next((e["rank"] for e in board["entries"] if e["name"] == entry["name"]), None)
         return {"ok": True, "entry": {**entry, "rank": rank}}
+
+    # -- the class quiz (server/web/class_quiz.py) -----------------------------------------------
+    on_quiz_enter = class_quiz.on_quiz_enter
+    on_quiz_answer = class_quiz.on_quiz_answer
+    on_quiz_ask = class_quiz.on_quiz_ask
+    on_quiz_reveal = class_quiz.on_quiz_reveal
+    on_quiz_why = class_quiz.on_quiz_why
+    on_quiz_state = class_quiz.on_quiz_state

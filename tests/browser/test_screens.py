@@ -195,3 +195,85 @@ def test_class_teacher_and_students(new_page, screens):
             student.click(square)
             expect(student.locator(square)).to_have_attribute("data-state", "current")
         shoot(student, screens, f"class-puzzle-{size}")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_class_quiz(new_page, screens, lang):
+    """A question open (answers coming in), then revealed with why, on every page."""
+    teacher = new_page(**SIZES["desktop"])
+    teacher.goto(f"/class/new?lang={lang}")
+    teacher.click("#c-open")
+    room = teacher.locator("#class")
+    expect(room).to_have_attribute("data-connection", "joined")
+    code = teacher.get_attribute("#class", "data-code")
+    students = {size: new_page(**SIZES[size]) for size in SIZES}
+    for size, student in students.items():
+        student.goto(f"/class/{code}?lang={lang}")
+        expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
+        student.fill("#q-name", {"phone": "Ann", "desktop": "李雷"}[size])
+        student.click("#q-name-form button[type=submit]")
+        expect(student.locator("#q-name-form")).to_be_hidden()
+
+    teacher.locator("label.chip", has_text="8×8").click()
+    teacher.check('input[name="algorithm"][value="warnsdorff"]', force=True)
+    teacher.click(SQUARE.format(board=".c-lane", row=0, col=0))
+    teacher.eval_on_selector(
+        "#w-speed",
+        """el => { el.value = 10; el.dispatchEvent(new Event('input', {bubbles: true}));
+                   el.dispatchEvent(new Event('change', {bubbles: true})); }""",
+    )
+    teacher.click("#c-go")
+    teacher.wait_for_function("() => +document.querySelector('#class').dataset.pos >= 12")
+    teacher.click('[data-action="play"]')  # pause
+    expect(room).to_have_attribute("data-pending", "0")
+    teacher.click("#q-ask")
+    quiz = teacher.locator("#c-quiz")
+    expect(quiz).to_have_attribute("data-phase", "open")
+    index = int(quiz.get_attribute("data-index"))
+    walker_path = reference_path(index + 1)
+    right, here = walker_path[-1], walker_path[-2]
+    wrong = next(sq for sq in range(64) if sq not in walker_path and knight_step(here, sq))
+    for size, student in students.items():
+        expect(student.locator("#c-quiz")).to_have_attribute("data-phase", "open")
+        sq = right if size == "phone" else wrong
+        student.click(SQUARE.format(board="#c-quiz .q-board", row=sq // 8, col=sq % 8))
+        expect(student.locator("#c-quiz")).to_have_attribute("data-mine", str(sq))
+    expect(teacher.locator("#c-quiz .q-distribution li")).to_have_count(2)
+    shots(teacher, students, screens, f"open-{lang}")
+
+    teacher.click("#q-reveal")
+    expect(quiz).to_have_attribute("data-phase", "revealed")
+    teacher.click("#q-why")
+    for student in students.values():
+        expect(student.locator("#c-quiz")).to_have_attribute("data-phase", "revealed")
+        expect(student.locator("#c-quiz .q-score")).to_be_visible()
+    shots(teacher, students, screens, f"revealed-{lang}")
+
+
+def reference_path(index: int) -> list[int]:
+    """The 8x8 Warnsdorff demo from a8 after ``index`` events (64 moves, no backtrack)."""
+    from tests.support.follower import SIX_BY_SIX, reference
+
+    return reference({**SIX_BY_SIX, "rows": 8, "cols": 8, "algorithm": "warnsdorff"}, index).path
+
+
+def knight_step(a: int, b: int) -> bool:
+    return {abs(a // 8 - b // 8), abs(a % 8 - b % 8)} == {1, 2}
+
+
+def shots(teacher, students, folder: Path, phase: str) -> None:
+    shoot(teacher, folder, f"quiz-teacher-desktop-{phase}")
+    teacher.set_viewport_size(SIZES["phone"]["viewport"])
+    shoot_at(teacher, folder, f"quiz-teacher-phone-{phase}")
+    teacher.set_viewport_size(SIZES["desktop"]["viewport"])
+    for size, student in students.items():
+        shoot_at(student, folder, f"quiz-student-{size}-{phase}")
+
+
+def shoot_at(page, folder: Path, name: str) -> None:
+    """The quiz panel scrolled into view (on a phone it sits below the demo)."""
+    page.locator("#c-quiz").scroll_into_view_if_needed()
+    page.wait_for_timeout(150)  # transitions settle
+    page.screenshot(path=str(folder / f"{name}.png"))
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], name

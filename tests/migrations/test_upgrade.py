@@ -15,13 +15,17 @@ import shutil
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect
+from sqlalchemy import func, inspect, select
 
 from server.app import create_app
+from server.classroom import quiz
 from server.classroom import service as classes
+from server.classroom.models import QuizAnswer, QuizQuestion, QuizStudent
 from server.db import current_revision, db, head_revision, upgrade_schema
 from server.engine.board import Board
 from server.engine.search import solve
+from server.engine.walker import Walker
+from server.stream.timeline import Timeline
 
 HERE = Path(__file__).resolve().parent
 RELEASE = "release-0.1.0"
@@ -94,6 +98,46 @@ def play_on(app, manifest: dict) -> None:
         classes.record_solution(room, trying, classes.now())
         names = [e["name"] for e in classes.leaderboard(room)["entries"]]
         assert sorted(names) == sorted([room_facts["solved"]["name"], room_facts["trying"]["name"]])
+    quiz_in(app, room_facts["code"])
+
+
+def quiz_in(app, code: str) -> None:
+    """The old room runs a quiz in the new tables (0003), and closing it takes them along."""
+    with app.app_context():
+        room = classes.find_room(code, ttl=FOREVER)
+        demo = Timeline(classes.demo_of(room))
+        demo.extend(40)
+        index = next(i for i in range(1, 40) if len(walk(room, i + 1)) > len(walk(room, i)))
+        room.idx, room.playing = index, False  # paused there
+        db.session.commit()
+        question = quiz.ask(room, classes.now(), lambda at: demo.snapshot(at, ahead=1))
+        assert question.idx == index and room.held_at == index
+        student, _key = quiz.enter(room, quiz.Enter("升级生", None), classes.now())
+        request = quiz.Answer(question.number, walk(room, index + 1)[-1], None)
+        quiz.answer(room, student, request, classes.now())
+        quiz.reveal(room, question.number, classes.now())
+        assert quiz.scores(room)["scores"][0] | {"student": None} == {
+            "student": None,
+            "name": "升级生",
+            "right": 1,
+            "answered": 1,
+        }
+        classes.close_room(room)
+        for model in (QuizStudent, QuizQuestion, QuizAnswer):
+            assert db.session.scalar(select(func.count()).select_from(model)) == 0
+
+
+def walk(room, index: int) -> list[int]:
+    """The path of the room's demo after ``index`` events, from the engine's walker."""
+    settings = classes.settings_of(room)
+    walker = Walker(
+        Board(settings["rows"], settings["cols"]),
+        settings["start"][0] * settings["cols"] + settings["start"][1],
+        algorithm=settings["algorithm"],
+        closed=settings["closed"],
+    )
+    walker.advance(index)
+    return list(walker.path)
 
 
 def check_schema(app) -> None:
@@ -101,6 +145,7 @@ def check_schema(app) -> None:
         assert current_revision() == head_revision()
         tables = set(inspect(db.engine).get_table_names())
         assert {"games", "scores", "class_rooms", "class_checkpoints"} <= tables
+        assert {"class_quiz_students", "class_questions", "class_answers"} <= tables
 
 
 def test_a_release_sqlite_database_upgrades_when_the_app_starts(tmp_path):

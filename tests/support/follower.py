@@ -38,6 +38,9 @@ EIGHT_BY_EIGHT = {**SIX_BY_SIX, "rows": 8, "cols": 8}
 SIX_BY_SIX_EVENTS = 354_060  # to its first tour: 177,048 nodes and 177,012 backtracks
 
 
+QUIZ_EVENTS = ("quiz_question", "quiz_tally", "quiz_reveal", "quiz_why", "quiz_scores")
+
+
 class Gap(Exception):
     """A feed message starts after the last event held: a sync is needed."""
 
@@ -147,7 +150,7 @@ class Following:
         self.snapshots = 0
 
     HANDLED = ("state", "feed", "snapshot")
-    RECORDED = ("presence", "puzzle", "leaderboard", "error", "ended")
+    RECORDED = ("presence", "puzzle", "leaderboard", "error", "ended", *QUIZ_EVENTS)
 
     def _on_event(self, name: str, data) -> None:
         if name in self.HANDLED:

@@ -218,7 +218,7 @@ def test_students_follow_steps_plays_and_seeks(live, members):
     assert teacher.settings()["ok"]
     for student in (one, two):
         assert wait_until(lambda s=student: s.state and s.state["gen"] == teacher.gen, 5)
-    # steps while paused: the events are sent ahead, so each one shows at once
+    # steps while paused: each step's events are sent as it is taken (nothing ahead)
     for index in (1, 2, 3, 40):
         assert teacher.control(index)["state"]["index"] == index
         for member in (one, two, teacher_member):

@@ -965,9 +965,16 @@ CLASS_EVENTS = (
     "solve",
     "solved",
     "sync",
+    "quiz_enter",
+    "quiz_answer",
+    "quiz_ask",
+    "quiz_reveal",
+    "quiz_why",
+    "quiz_state",
 )
 CLASS_ANSWERED = {*CLASS_EVENTS, "connect", "disconnect"}
-CLASS_STARTS = {"join", "sync", "solve"}  # what counts against the costly-message burst
+# what counts against the costly-message burst
+CLASS_STARTS = {"join", "sync", "solve", "quiz_enter"}
 # /watch's codes plus the class ones; "internal" (a handler that raised) is a bug
 CLASS_CODES = CODES | {
     "unknown-room",
@@ -984,6 +991,17 @@ CLASS_CODES = CODES | {
     "unknown-entry",
     "not-solved",
     "busy",  # the database was held too long by another writer (a loaded machine)
+    # the class quiz
+    "name-taken",
+    "not-entered",
+    "not-student",
+    "not-yours",
+    "no-question",
+    "revealed",
+    "bad-square",
+    "question-open",
+    "cannot-ask",
+    "not-revealed",
 }
 
 
@@ -1048,7 +1066,17 @@ def valid_class(event: str, rng: random.Random, scene: ClassScene):
         return {"name": rng.choice(["Ann", "李雷", "x" * 24, "x" * 25, "", " ", "🐴"])}
     if event == "solved":
         return {"game": rng.choice([*scene.games, "no-such-game", "x" * 65])}
-    return {}  # heartbeat, close
+    if event == "quiz_enter":
+        return {"name": rng.choice(["Ann", "李雷", "x" * 25, ""]), "key": rng.choice([None, "k"])}
+    if event == "quiz_answer":
+        return {
+            "question": rng.choice([1, 2, 0, 2**40]),
+            "square": rng.choice([0, 5, -1, 400, 10**30]),
+            "student": rng.choice([None, "someone-else"]),
+        }
+    if event in ("quiz_reveal", "quiz_why"):
+        return {"question": rng.choice([1, 2, 0, -5])}
+    return {}  # heartbeat, close, quiz_ask, quiz_state
 
 
 def class_message(rng: random.Random, scene: ClassScene, starts_left: int) -> tuple[str, tuple]:
@@ -1189,8 +1217,12 @@ CLASS_FIELDS = {
     "close": {},
     "solve": {"name": "str"},
     "solved": {"game": "str"},
+    "quiz_enter": {"name": "str", "key": "str"},
+    "quiz_answer": {"question": "int", "square": "int", "student": "str"},
+    "quiz_reveal": {"question": "int"},
+    "quiz_why": {"question": "int"},
 }
-TEACHER_EVENTS = {"settings", "control", "puzzle", "close"}
+TEACHER_EVENTS = {"settings", "control", "puzzle", "close", "quiz_ask", "quiz_reveal", "quiz_why"}
 
 
 def sweep_messages(namespace: str, scene: ClassScene | None):

@@ -12,6 +12,7 @@ import { exposeForTests } from "../core/test-hook.js";
 import { Lane } from "../watch/lane.js";
 import { RoomFollower } from "./follow.js";
 import { PuzzlePlay, puzzleText } from "./puzzle.js";
+import { QuizPanel } from "./quiz.js";
 import { ClassRoom } from "./room.js";
 import { Stage } from "./stage.js";
 
@@ -81,7 +82,15 @@ function showError(message) {
   errorBox.hidden = !message;
 }
 
+const quiz = new QuizPanel(document.querySelector("#c-quiz"), {
+  role: "student",
+  call: (event, payload) => room.call(event, payload),
+  code: page.dataset.code,
+  settings: () => follower.state?.settings,
+});
+
 function onJoined(ack) {
+  quiz.restore();
   page.dataset.connection = "joined";
   showError("");
   follower.adoptState(ack.state);
@@ -159,8 +168,9 @@ async function boot() {
       },
     },
   });
+  quiz.attach(room.socket);
   page.dataset.ready = "true";
-  exposeForTests({ lane, room, play, follower });
+  exposeForTests({ lane, room, play, follower, quiz });
   requestAnimationFrame(frame);
 }
 

@@ -24,6 +24,7 @@ import { TeacherControls } from "./controls.js";
 import { ClassTransport } from "./drive.js";
 import { RoomFollower } from "./follow.js";
 import { Handout } from "./handout.js";
+import { QuizPanel } from "./quiz.js";
 import { ClassRoom } from "./room.js";
 import { Stage } from "./stage.js";
 
@@ -124,7 +125,16 @@ async function showDemo() {
   }
 }
 
+const quiz = new QuizPanel(document.querySelector("#c-quiz"), {
+  role: "teacher",
+  call: call,
+  code: page.dataset.code,
+  settings: () => follower.state?.settings,
+  onHeat: (heat) => lane.setOverlay(heat),
+});
+
 function onJoined(ack) {
+  quiz.restore();
   page.dataset.connection = "joined";
   $("#c-conn").textContent = t("class.ui.connected");
   showStudents(ack.students);
@@ -246,8 +256,9 @@ async function boot() {
       },
     },
   });
+  quiz.attach(room.socket);
   page.dataset.ready = "true";
-  exposeForTests({ lane, room, follower, controls });
+  exposeForTests({ lane, room, follower, controls, quiz });
   requestAnimationFrame(frame);
 }
 

@@ -48,6 +48,7 @@ export class Lane {
     this.settings = null;
     this.error = null;
     this.heat = false;
+    this.overlay = null; // heat drawn instead of the search's (the class quiz's tally)
     this.narrated = "";
     this.narratedAt = 0;
     this.changed = true;
@@ -219,6 +220,13 @@ export class Lane {
     if (this.player) this.draw(performance.now());
   }
 
+  /** Counts per square (a Uint32Array) drawn as the board's heat instead, or null. */
+  setOverlay(heat) {
+    this.overlay = heat;
+    this.changed = true;
+    if (this.player) this.draw(performance.now());
+  }
+
   // -- drawing ------------------------------------------------------------------------------
   /** Redraw the board, counters, chart and narration; `fast` throttles the narration. */
   draw(now, { fast = false } = {}) {
@@ -226,7 +234,7 @@ export class Lane {
     if (!player) return;
     const state = board.state;
     setPath(state, player.path, player.depth);
-    setHeat(state, this.heat ? player.entered : null);
+    setHeat(state, this.overlay ?? (this.heat ? player.entered : null));
     const view = lastEventView(player);
     const ended = player.finished && player.done;
     markSearch(state, ended ? {} : { ...view, dead: view.back });

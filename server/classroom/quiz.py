@@ -1,0 +1,508 @@
+"""The class quiz "where next?": the teacher asks, each student taps a square, the reveal.
+
+A question is the room's demo position at the class's index (the teacher pauses the
+demo and asks); its right answer is the square the room's search moves to next from
+that exact position, read from the search's own event stream.  A position whose next
+event is a backtrack (or the end of the search, or the root move, which has no
+candidates) cannot be asked: ``cannot-ask``.  The teacher asks where the knight goes,
+never "back".
+
+Until the reveal nothing about the answer leaves the server for the students: the
+question event carries the position only, acknowledgements echo the student's own
+square, and no member ever holds an event past the question.  A paused class is sent
+nothing past its index, and the question is asked at the furthest index the class has
+been sent (``class_rooms.sent_upto``, the high-water mark of the feed and of every
+snapshot, on every process): a teacher who paused behind it (the feed leads a playing
+class by ~2 s) is moved there.  From the ask to the reveal the demo is held at the
+question (``class_rooms.held_at``: the feed and snapshots stop there, see
+:func:`service.claim_sent`; the teacher's controls and new settings are refused with
+``question-open``).
+
+Everything is in the database (server/classroom/models.py), so any process answers
+any member.  One parsing function per message (``parse_*``) keeps the validation in
+one small place each.  No Flask here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import func, not_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..db import db
+from ..game import service as games
+from ..game.rules import RuleError
+from ..stream.encode import DecodedMove, decode
+from .models import ClassRoom, QuizAnswer, QuizQuestion, QuizStudent
+from .service import ClassError, public_state, settings_of
+
+KEY_BYTES = 18
+MAX_QUESTION = 2**31 - 1
+
+
+# -- parsing: one function per message ------------------------------------------------------
+@dataclass(frozen=True)
+class Enter:
+    name: str
+    key: str | None
+
+
+@dataclass(frozen=True)
+class Answer:
+    question: int
+    square: int
+    student: str | None
+
+
+def _payload(payload) -> dict:
+    if not isinstance(payload, dict):
+        raise ClassError("bad-request", "class.error.bad-request.payload")
+    return payload
+
+
+def _int_field(payload: dict, name: str, low: int, high: int) -> int:
+    value = payload.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ClassError("bad-request", "class.error.bad-request.field", field=name)
+    return value
+
+
+def _text_field(payload: dict, name: str, longest: int) -> str | None:
+    value = payload.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 1 <= len(value) <= longest or not value.isascii():
+        raise ClassError("bad-request", "class.error.bad-request.field", field=name)
+    return value
+
+
+def parse_enter(payload) -> Enter:
+    """``quiz-enter {name, key?}``: the name as the Play page's names are cleaned."""
+    payload = _payload(payload)
+    name = payload.get("name")
+    try:
+        name = games.clean_name(name if isinstance(name, str) else "")
+    except RuleError:
+        raise ClassError("bad-name", max=games.NAME_MAX) from None
+    return Enter(name, _text_field(payload, "key", 64))
+
+
+def parse_answer(payload) -> Answer:
+    """``quiz-answer {question, square, student?}``; the board's bounds are checked later."""
+    payload = _payload(payload)
+    question = _int_field(payload, "question", 1, MAX_QUESTION)
+    square = payload.get("square")
+    if isinstance(square, bool) or not isinstance(square, int):
+        raise ClassError("bad-request", "class.error.bad-request.field", field="square")
+    return Answer(question, square, _text_field(payload, "student", 16))
+
+
+def parse_question(payload) -> int:
+    """``quiz-reveal`` / ``quiz-why`` ``{question}``: the question's number."""
+    return _int_field(_payload(payload), "question", 1, MAX_QUESTION)
+
+
+def parse_empty(payload) -> None:
+    """``quiz-ask`` / ``quiz-state``: ``{}`` (or nothing)."""
+    if payload is not None:
+        _payload(payload)
+
+
+# -- students -------------------------------------------------------------------------------
+def _hash(key: str) -> str:
+    return hashlib.sha256(key.encode("ascii")).hexdigest()
+
+
+def enter(room: ClassRoom, request: Enter, at: float) -> tuple[QuizStudent, str]:
+    """The student under ``request.name``: the same one again with its key, else a new one.
+
+    A name is one student's in a room: taking a name someone holds needs their key
+    (``name-taken`` otherwise), so nobody answers under another's name.
+    """
+    if request.key is not None:
+        student = db.session.scalar(
+            select(QuizStudent).where(
+                QuizStudent.code == room.code, QuizStudent.key_hash == _hash(request.key)
+            )
+        )
+        if student is not None:
+            if student.name_key != request.name.casefold():
+                _check_name_free(room.code, request.name)
+                student.name, student.name_key = request.name, request.name.casefold()
+                db.session.commit()
+            return student, request.key
+    _check_name_free(room.code, request.name)
+    key = secrets.token_urlsafe(KEY_BYTES)
+    student = QuizStudent(
+        id=secrets.token_hex(8),
+        code=room.code,
+        name=request.name,
+        name_key=request.name.casefold(),
+        key_hash=_hash(key),
+        joined_at=at,
+    )
+    db.session.add(student)
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same name entered at the same moment elsewhere
+        db.session.rollback()
+        raise ClassError("name-taken") from None
+    return student, key
+
+
+def _check_name_free(code: str, name: str) -> None:
+    taken = db.session.scalar(
+        select(QuizStudent.id).where(
+            QuizStudent.code == code, QuizStudent.name_key == name.casefold()
+        )
+    )
+    if taken is not None:
+        raise ClassError("name-taken")
+
+
+def student_by_id(room: ClassRoom, student_id: str | None) -> QuizStudent:
+    student = db.session.get(QuizStudent, student_id) if student_id else None
+    if student is None or student.code != room.code:
+        raise ClassError("not-entered")
+    return student
+
+
+# -- questions --------------------------------------------------------------------------------
+def open_question(code: str) -> QuizQuestion | None:
+    return db.session.scalar(
+        select(QuizQuestion).where(QuizQuestion.code == code, QuizQuestion.revealed_at.is_(None))
+    )
+
+
+def check_not_held(room: ClassRoom) -> None:
+    """The teacher's demo controls wait for the reveal: moving on would tell the answer."""
+    if open_question(room.code) is not None:
+        raise ClassError("question-open")
+
+
+def next_move(snapshot: dict | None, index: int, counts: bool) -> tuple[list[int], DecodedMove]:
+    """The path at ``index`` and the event right after it, from a snapshot standing there.
+
+    ``cannot-ask`` unless that event is a move with candidates to choose from.
+    """
+    if snapshot is None:
+        raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
+    path = list(snapshot["path"])  # the position after ``at`` events
+    for position, event in enumerate(decode(snapshot["events"], counts), snapshot["at"]):
+        if position == index:
+            if not isinstance(event, DecodedMove):
+                raise ClassError("cannot-ask", "class.error.cannot-ask.backtrack")
+            if not event.candidates:
+                raise ClassError("cannot-ask", "class.error.cannot-ask.root")
+            return path, event
+        if isinstance(event, DecodedMove):
+            path.append(event.square)
+        else:
+            path.pop()
+    raise ClassError("cannot-ask", "class.error.cannot-ask.end")
+
+
+def ask(room: ClassRoom, at: float, peek) -> QuizQuestion:
+    """A new question where the paused class stands, or as far as it has been sent.
+
+    ``peek(index)`` is the demo's snapshot at ``index`` with the event after it (never
+    sent to anyone).  One transaction: the hold is taken first (an UPDATE of the room's
+    row, so a feed sending at the same moment either went first and moved the mark, or
+    waits and stops at the question), then the mark is read and the class moved there.
+    Anything refused leaves the room as it was.
+    """
+    code = room.code
+    if open_question(code) is not None:
+        raise ClassError("question-open")
+    if room.gen <= 1:
+        raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
+    try:
+        question = _ask_held(room, at, peek)
+    except BaseException:
+        db.session.rollback()
+        raise
+    return question
+
+
+def _ask_held(room: ClassRoom, at: float, peek) -> QuizQuestion:
+    code, gen = room.code, room.gen
+    held = db.session.execute(
+        update(ClassRoom)
+        .where(
+            ClassRoom.code == code,
+            ClassRoom.gen == gen,
+            ClassRoom.held_at.is_(None),
+            not_(ClassRoom.playing),
+        )
+        .values(held_at=ClassRoom.sent_upto),
+        execution_options={"synchronize_session": False},
+    )
+    if held.rowcount != 1:
+        current = db.session.get(ClassRoom, code, populate_existing=True)
+        if current is not None and current.playing:
+            raise ClassError("cannot-ask", "class.error.cannot-ask.playing")
+        raise ClassError("question-open")
+    db.session.refresh(room)  # the row as this transaction holds it
+    state = public_state(room, at)
+    index = max(state["index"], room.sent_upto)  # nobody holds anything past it
+    snapshot = peek(index)
+    if snapshot is None:
+        raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
+    computed = snapshot["at"] + snapshot["count"]
+    if snapshot["index"] != index or (computed <= index and state["end"] is None):
+        raise ClassError("busy")  # the search has not computed the next event yet
+    settings = settings_of(room)
+    counts = settings["algorithm"] == "warnsdorff"
+    try:
+        path, move = next_move(snapshot, index, counts)
+    except ClassError as refused:
+        if index > state["index"]:  # worded for where the class has been sent, not stands
+            raise ClassError(
+                "cannot-ask", "class.error.cannot-ask.sent-ahead", index=index
+            ) from refused
+        raise
+    tried = move.candidates.index(move.square)
+    why = {
+        "algorithm": settings["algorithm"],
+        "from": path[-1],
+        "candidates": list(move.candidates),
+        "onward": list(move.onward) if move.onward is not None else None,
+        "tried": tried,  # candidates before the answer were tried and failed (or pruned)
+    }
+    number = (
+        db.session.scalar(
+            select(func.max(QuizQuestion.number)).where(QuizQuestion.code == room.code)
+        )
+        or 0
+    ) + 1
+    question = QuizQuestion(
+        code=room.code,
+        number=number,
+        gen=room.gen,
+        idx=index,
+        path=json.dumps(path),
+        answer=move.square,
+        why=json.dumps(why),
+        asked_at=at,
+        revealed_at=None,
+        why_shown=False,
+    )
+    db.session.add(question)
+    values = {"held_at": index, "seq": ClassRoom.seq + 1, "last_active": at}
+    if index != room.idx:  # the class moves on to what it was sent (paused there)
+        values |= {"idx": index, "state_at": at}
+    db.session.execute(
+        update(ClassRoom).where(ClassRoom.code == code).values(values),
+        execution_options={"synchronize_session": False},
+    )
+    try:
+        db.session.commit()
+    except IntegrityError:  # the teacher's other page asked at the same moment
+        raise ClassError("question-open") from None
+    return question
+
+
+def answer(room: ClassRoom, student: QuizStudent, request: Answer, at: float) -> QuizAnswer:
+    """Record (or change) ``student``'s square for the open question."""
+    if request.student is not None and not hmac.compare_digest(request.student, student.id):
+        raise ClassError("not-yours")
+    question = open_question(room.code)
+    if question is None or question.number != request.question:
+        asked = db.session.scalar(
+            select(QuizQuestion).where(
+                QuizQuestion.code == room.code, QuizQuestion.number == request.question
+            )
+        )
+        if asked is not None and asked.revealed_at is not None:
+            raise ClassError("revealed")
+        raise ClassError("no-question")
+    settings = settings_of(room)
+    if not 0 <= request.square < settings["rows"] * settings["cols"]:
+        raise ClassError("bad-square", max=settings["rows"] * settings["cols"] - 1)
+    record = db.session.get(QuizAnswer, (question.id, student.id))
+    if record is None:
+        record = QuizAnswer(
+            question_id=question.id, student_id=student.id, square=request.square, answered_at=at
+        )
+        db.session.add(record)
+    else:
+        record.square, record.answered_at = request.square, at
+    db.session.commit()
+    return record
+
+
+def find_question(room: ClassRoom, number: int) -> QuizQuestion:
+    question = db.session.scalar(
+        select(QuizQuestion).where(QuizQuestion.code == room.code, QuizQuestion.number == number)
+    )
+    if question is None:
+        raise ClassError("no-question")
+    return question
+
+
+def reveal(room: ClassRoom, number: int, at: float) -> QuizQuestion:
+    question = find_question(room, number)
+    if question.revealed_at is None:
+        question.revealed_at = at
+        db.session.execute(  # the demo moves on again
+            update(ClassRoom).where(ClassRoom.code == room.code).values(held_at=None),
+            execution_options={"synchronize_session": False},
+        )
+        db.session.commit()
+    return question
+
+
+def show_why(room: ClassRoom, number: int) -> QuizQuestion:
+    question = find_question(room, number)
+    if question.revealed_at is None:
+        raise ClassError("not-revealed")
+    if not question.why_shown:
+        question.why_shown = True
+        db.session.commit()
+    return question
+
+
+# -- what each one sees ---------------------------------------------------------------------
+def tally(question: QuizQuestion) -> list[list[int]]:
+    """``[[square, answers], ...]``, most chosen first."""
+    rows = db.session.execute(
+        select(QuizAnswer.square, func.count())
+        .where(QuizAnswer.question_id == question.id)
+        .group_by(QuizAnswer.square)
+    )
+    return sorted(([square, count] for square, count in rows), key=lambda p: (-p[1], p[0]))
+
+
+def public_question(question: QuizQuestion) -> dict:
+    """What everyone may see of a question before its reveal: the position, no answer."""
+    return {
+        "question": question.number,
+        "gen": question.gen,
+        "index": question.idx,
+        "path": json.loads(question.path),
+        "revealed": question.revealed_at is not None,
+    }
+
+
+def revealed(question: QuizQuestion) -> dict:
+    """The reveal, for everyone: the right square and the class's distribution."""
+    distribution = tally(question)
+    return {
+        "question": question.number,
+        "answer": question.answer,
+        "distribution": distribution,
+        "answers": sum(count for _square, count in distribution),
+    }
+
+
+def why_of(question: QuizQuestion) -> dict:
+    return {"question": question.number, **json.loads(question.why)}
+
+
+def teacher_tally(question: QuizQuestion, students: int) -> dict:
+    distribution = tally(question)
+    return {
+        "question": question.number,
+        "tally": distribution,
+        "answers": sum(count for _square, count in distribution),
+        "students": students,
+    }
+
+
+def scores(room: ClassRoom) -> dict:
+    """Each student's right answers over the room's revealed questions, best first."""
+    revealed_ids = select(QuizQuestion.id).where(
+        QuizQuestion.code == room.code, QuizQuestion.revealed_at.is_not(None)
+    )
+    questions = db.session.scalar(select(func.count()).select_from(revealed_ids.subquery())) or 0
+    right = dict(
+        db.session.execute(
+            select(QuizAnswer.student_id, func.count())
+            .join(QuizQuestion, QuizQuestion.id == QuizAnswer.question_id)
+            .where(
+                QuizQuestion.code == room.code,
+                QuizQuestion.revealed_at.is_not(None),
+                QuizAnswer.square == QuizQuestion.answer,
+            )
+            .group_by(QuizAnswer.student_id)
+        ).all()
+    )
+    answered = dict(
+        db.session.execute(
+            select(QuizAnswer.student_id, func.count())
+            .where(QuizAnswer.question_id.in_(revealed_ids))
+            .group_by(QuizAnswer.student_id)
+        ).all()
+    )
+    students = db.session.scalars(select(QuizStudent).where(QuizStudent.code == room.code))
+    rows = [
+        {
+            "student": s.id,
+            "name": s.name,
+            "right": right.get(s.id, 0),
+            "answered": answered.get(s.id, 0),
+        }
+        for s in students
+    ]
+    rows.sort(key=lambda r: (-r["right"], -r["answered"], r["name"].casefold()))
+    return {"questions": questions, "scores": rows}
+
+
+def own_score(room: ClassRoom, student: QuizStudent) -> dict:
+    board = scores(room)
+    mine = next((r for r in board["scores"] if r["student"] == student.id), None)
+    return {
+        "questions": board["questions"],
+        "right": mine["right"] if mine else 0,
+        "answered": mine["answered"] if mine else 0,
+    }
+
+
+def latest_question(code: str) -> QuizQuestion | None:
+    return db.session.scalar(
+        select(QuizQuestion)
+        .where(QuizQuestion.code == code)
+        .order_by(QuizQuestion.number.desc())
+        .limit(1)
+    )
+
+
+def student_view(room: ClassRoom, student: QuizStudent | None) -> dict:
+    """A student's quiz: the latest question (its reveal once revealed), their own answer
+    and score; never another student's answer, never the answer before the reveal."""
+    question = latest_question(room.code)
+    view: dict = {"question": None, "mine": None, "reveal": None, "why": None, "score": None}
+    if question is not None:
+        view["question"] = public_question(question)
+        if question.revealed_at is not None:
+            view["reveal"] = revealed(question)
+            if question.why_shown:
+                view["why"] = why_of(question)
+    if student is not None:
+        view["student"] = {"id": student.id, "name": student.name}
+        view["score"] = own_score(room, student)
+        if question is not None:
+            mine = db.session.get(QuizAnswer, (question.id, student.id))
+            view["mine"] = mine.square if mine is not None else None
+    return view
+
+
+def teacher_view(room: ClassRoom, students: int) -> dict:
+    """The teacher's quiz: the latest question with its answer, the tally, the scores."""
+    question = latest_question(room.code)
+    view: dict = {"question": None, "answer": None, "tally": None, "reveal": None, "why": None}
+    if question is not None:
+        view["question"] = public_question(question)
+        view["answer"] = question.answer
+        view["tally"] = teacher_tally(question, students)
+        view["why"] = why_of(question)
+        view["why_shown"] = question.why_shown
+        if question.revealed_at is not None:
+            view["reveal"] = revealed(question)
+    view["scores"] = scores(room)
+    return view

@@ -1,0 +1,82 @@
+"""The class quiz across processes: the teacher on one ``knights-tour serve`` process, a
+student on another, one Redis message queue and one database between them.
+
+The question, the answers, the tally, the reveal and the scores cross the queue and the
+database; the student's process never sends it an event past the question before the
+reveal, though the question was asked on the other process while its feed ran ahead.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.follower import SIX_BY_SIX, Follower, Teacher, reference
+from tests.waiting import wait_until
+from tests.web.test_class_quiz import events_held
+
+from .servers import open_class_room
+
+pytestmark = pytest.mark.timeout(120)
+
+STRAIGHT = {**SIX_BY_SIX, "rows": 8, "cols": 8, "algorithm": "warnsdorff"}  # 64 moves
+
+
+def received(member: Follower, join_ack: dict) -> list:
+    """Everything ``member`` was sent, as (name, data) pairs (its join's answer first)."""
+    with member.lock:
+        return [("ack:join", join_ack), *((name, data) for _at, name, data in member.messages)]
+
+
+def test_a_question_asked_on_one_process_is_answered_on_another(server_processes):
+    a, b = server_processes(2)
+    code, token = open_class_room(a.url)
+    teacher = Teacher.join(a.url, code, token)
+    student = Follower(b.url)
+    try:
+        joined = student.join(code)
+        assert joined["ok"], joined
+        entered = student.call("quiz_enter", {"name": "Ada"})
+        assert entered["ok"], entered
+        assert teacher.settings(STRAIGHT)["ok"]
+        assert teacher.control(3, playing=True, speed=4.0)["ok"]
+        # the feed (run by a's search, through the queue) leads the class on b
+        assert wait_until(lambda: events_held(received(student, joined), True) >= 10, 15)
+        assert teacher.control(6)["ok"]  # paused behind what b's student holds
+        held = events_held(received(student, joined), True)
+
+        ack = {}
+
+        def asked() -> bool:
+            nonlocal ack
+            ack = teacher.member.call("quiz_ask", {})
+            return ack.get("ok") or ack["error"]["code"] != "busy"
+
+        assert wait_until(asked, 10) and ack["ok"], ack
+        index = ack["quiz"]["question"]["index"]
+        assert index >= held
+        right = reference(STRAIGHT, index + 1).path[-1]
+        assert ack["quiz"]["answer"] == right
+
+        assert wait_until(lambda: student.got("quiz_question"), 10)
+        assert student.got("quiz_question")[0]["index"] == index
+        answered = student.call("quiz_answer", {"question": 1, "square": right})
+        assert answered == {"ok": True, "question": 1, "square": right}
+        tally = {"question": 1, "tally": [[right, 1]], "answers": 1, "students": 1}
+        assert wait_until(lambda: tally in teacher.member.got("quiz_tally"), 10)
+        before = received(student, joined)
+        assert events_held(before, True) <= index
+        assert '"answer"' not in repr(before).replace("'", '"')
+
+        assert teacher.member.call("quiz_reveal", {"question": 1})["ok"]
+        assert wait_until(lambda: student.got("quiz_reveal"), 10)
+        assert student.got("quiz_reveal")[0]["answer"] == right
+        mine = student.call("quiz_state", {})["quiz"]
+        assert mine["score"] == {"questions": 1, "right": 1, "answered": 1}
+        scores = teacher.member.call("quiz_state", {})["quiz"]["scores"]
+        assert [(s["name"], s["right"]) for s in scores["scores"]] == [("Ada", 1)]
+        # the demo moves on again after the reveal, on both processes
+        assert teacher.control(index + 1)["ok"]
+        assert wait_until(lambda: student.holds(index + 1), 10)
+    finally:
+        student.close()
+        teacher.member.close()

@@ -1,0 +1,410 @@
+"""The class quiz "where next?" (docs/protocol.md, "The class quiz") over real websockets.
+
+A teacher and students are python-socketio clients of an in-process server; the right
+answer is taken from the engine's own walker (tests/support/follower.py ``reference``),
+never from the server.  An outside client joined as a student records every event and
+acknowledgement it gets, and none of them tells the answer before the reveal.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import socketio
+
+from server.classroom.models import QuizAnswer, QuizQuestion
+from server.db import db
+from server.engine.board import Board
+from tests.support.follower import NAMESPACE, SIX_BY_SIX, Teacher, reference
+from tests.waiting import wait_until
+from tests.web import test_class_socket as class_socket_tests
+
+live = class_socket_tests.live  # the same in-process server and its members
+members = class_socket_tests.members
+open_room = class_socket_tests.open_room
+
+WARNSDORFF = {**SIX_BY_SIX, "rows": 5, "cols": 5, "start": [4, 0], "algorithm": "warnsdorff"}
+
+
+def next_event(settings: dict, index: int) -> int:
+    """The engine's event after ``index`` events: a square moved to, or ``-1 - square``."""
+    here, after = reference(settings, index).path, reference(settings, index + 1).path
+    return after[-1] if len(after) > len(here) else -1 - here[-1]
+
+
+def first_index(settings: dict, wanted, start: int = 1) -> int:
+    """The first index from ``start`` whose next event satisfies ``wanted``."""
+    index = start
+    while not wanted(next_event(settings, index)):
+        index += 1
+    return index
+
+
+class Room:
+    """A teacher paused at an index of a demo, and a way to add students."""
+
+    def __init__(self, live, members, settings: dict = SIX_BY_SIX) -> None:
+        url, app = live
+        self.url, self.app, self.members, self.settings = url, app, members, settings
+        self.opened = open_room(app)
+        member = members()
+        joined = member.join(self.opened.code, self.opened.token)
+        assert joined["ok"], joined
+        self.teacher = Teacher(member, joined)
+        assert self.teacher.settings(settings)["ok"]
+
+    @property
+    def code(self) -> str:
+        return self.opened.code
+
+    def pause_at(self, index: int) -> None:
+        assert self.teacher.control(index)["ok"]
+        assert wait_until(lambda: self.teacher.member.holds(index), 10)
+
+    def ask(self) -> dict:
+        ack = {}
+
+        def asked():
+            nonlocal ack
+            ack = self.teacher.member.call("quiz_ask", {})
+            return ack.get("ok") or ack["error"]["code"] != "busy"
+
+        assert wait_until(asked, 10), ack
+        return ack
+
+    def student(self, name: str):
+        member = self.members()
+        assert member.join(self.code)["ok"]
+        entered = member.call("quiz_enter", {"name": name})
+        assert entered["ok"], entered
+        return member, entered
+
+
+def code_of(ack: dict) -> str:
+    assert not ack["ok"], ack
+    return ack["error"]["code"]
+
+
+def stored_answers(app, code: str) -> list[tuple[str, int]]:
+    with app.app_context():
+        rows = db.session.execute(
+            db.select(QuizAnswer.student_id, QuizAnswer.square)
+            .join(QuizQuestion, QuizQuestion.id == QuizAnswer.question_id)
+            .where(QuizQuestion.code == code)
+        ).all()
+        return sorted((row[0], row[1]) for row in rows)
+
+
+@pytest.fixture
+def room(live, members):
+    return Room(live, members)
+
+
+# -- asking ----------------------------------------------------------------------------------------
+def test_a_question_is_the_paused_position_and_its_answer_the_engines_next_move(room):
+    index = first_index(SIX_BY_SIX, lambda e: e >= 0, start=20)
+    student, _entered = room.student("Ada")
+    room.pause_at(index)
+    ack = room.ask()
+    assert ack["ok"], ack
+    quiz = ack["quiz"]
+    assert quiz["question"]["index"] == index
+    assert quiz["question"]["path"] == reference(SIX_BY_SIX, index).path
+    assert quiz["answer"] == next_event(SIX_BY_SIX, index)
+    assert quiz["tally"] == {"question": 1, "tally": [], "answers": 0, "students": 1}
+    # the student is told a question is open, with the position and nothing more
+    assert wait_until(lambda: student.got("quiz_question"), 5)
+    question = student.got("quiz_question")[0]
+    assert set(question) == {"question", "gen", "index", "path", "revealed"}
+    assert question["path"] == quiz["question"]["path"]
+
+
+def test_a_position_whose_next_event_is_a_backtrack_cannot_be_asked(room):
+    index = first_index(SIX_BY_SIX, lambda e: e < 0)
+    room.pause_at(index)
+    ack = room.ask()
+    assert code_of(ack) == "cannot-ask" and "backtrack" in ack["error"]["message"]
+    room.pause_at(0)  # the root move has no candidates: nothing to choose between
+    assert code_of(room.ask()) == "cannot-ask"
+
+
+def test_a_playing_demo_cannot_be_asked_and_an_open_question_holds_the_demo(room):
+    assert room.teacher.control(5, playing=True, speed=1.0)["ok"]
+    assert code_of(room.teacher.member.call("quiz_ask", {})) == "cannot-ask"
+    index = first_index(SIX_BY_SIX, lambda e: e >= 0, start=30)
+    room.pause_at(index)
+    assert room.ask()["ok"]
+    assert code_of(room.teacher.member.call("quiz_ask", {})) == "question-open"
+    assert code_of(room.teacher.control(index + 1)) == "question-open"
+    assert code_of(room.teacher.settings(SIX_BY_SIX)) == "question-open"
+    # after the reveal the demo moves on again
+    assert room.teacher.member.call("quiz_reveal", {"question": 1})["ok"]
+    assert room.teacher.control(index + 1)["ok"]
+
+
+# -- answering -------------------------------------------------------------------------------------
+def test_answers_are_one_per_student_changeable_until_the_reveal_and_tallied_for_the_teacher(
+    room,
+):
+    index = first_index(SIX_BY_SIX, lambda e: e >= 0, start=10)
+    right = next_event(SIX_BY_SIX, index)
+    wrong = (right + 1) % 36
+    ada, _ = room.student("Ada")
+    bob, _ = room.student("Bob")
+    room.pause_at(index)
+    assert room.ask()["ok"]
+    assert ada.call("quiz_answer", {"question": 1, "square": wrong}) == {
+        "ok": True,
+        "question": 1,
+        "square": wrong,
+    }
+    assert ada.call("quiz_answer", {"question": 1, "square": right})["ok"]  # changed her mind
+    assert bob.call("quiz_answer", {"question": 1, "square": wrong})["ok"]
+
+    def tallied():
+        tallies = room.teacher.member.got("quiz_tally")
+        return tallies and tallies[-1]["answers"] == 2 and tallies[-1]
+
+    assert wait_until(tallied, 5)
+    last = tallied()
+    assert sorted(last["tally"]) == sorted([[right, 1], [wrong, 1]]) and last["students"] == 2
+    assert len(stored_answers(room.app, room.code)) == 2
+
+    revealed = room.teacher.member.call("quiz_reveal", {"question": 1})
+    assert revealed["ok"] and revealed["quiz"]["reveal"]["answer"] == right
+    assert code_of(bob.call("quiz_answer", {"question": 1, "square": right})) == "revealed"
+    # everyone sees the right square and the distribution; each their own answer
+    for student, mine in ((ada, right), (bob, wrong)):
+        assert wait_until(lambda s=student: s.got("quiz_reveal"), 5)
+        reveal = student.got("quiz_reveal")[0]
+        assert reveal["answer"] == right and reveal["answers"] == 2
+        assert sorted(reveal["distribution"]) == sorted([[right, 1], [wrong, 1]])
+        view = student.call("quiz_state", {})["quiz"]
+        assert view["mine"] == mine and view["reveal"]["answer"] == right
+    for student, right_answers in ((ada, 1), (bob, 0)):
+        score = student.call("quiz_state", {})["quiz"]["score"]
+        assert score == {"questions": 1, "right": right_answers, "answered": 1}
+
+
+def test_bad_answers_are_refused_and_nothing_is_stored(room):
+    index = first_index(SIX_BY_SIX, lambda e: e >= 0, start=10)
+    ada, _ = room.student("Ada")
+    _bob, bob_entered = room.student("Bob")
+    lurker = room.members()
+    assert lurker.join(room.code)["ok"]
+    # no open question yet
+    assert code_of(ada.call("quiz_answer", {"question": 1, "square": 3})) == "no-question"
+    room.pause_at(index)
+    assert room.ask()["ok"]
+    bob_id = bob_entered["quiz"]["student"]["id"]
+    refused = [
+        (ada, {"question": 1, "square": 36}, "bad-square"),  # off the 6x6 board
+        (ada, {"question": 1, "square": -1}, "bad-square"),
+        (ada, {"question": 1, "square": 10**12}, "bad-square"),
+        (ada, {"question": 1, "square": True}, "bad-request"),
+        (ada, {"question": 1, "square": "3"}, "bad-request"),
+        (ada, {"question": 1}, "bad-request"),
+        (ada, {"question": 2, "square": 3}, "no-question"),  # not the open one
+        (ada, {"question": 1, "square": 3, "student": bob_id}, "not-yours"),
+        (ada, ["question", 1], "bad-request"),
+        (lurker, {"question": 1, "square": 3}, "not-entered"),
+        (room.teacher.member, {"question": 1, "square": 3}, "not-student"),
+    ]
+    for member, payload, code in refused:
+        ack = member.call("quiz_answer", payload)
+        assert code_of(ack) == code, (payload, ack)
+        assert ack["error"]["message"]
+    assert stored_answers(room.app, room.code) == []
+    # a name is one student's: taking it needs their key
+    other = room.members()
+    assert other.join(room.code)["ok"]
+    assert code_of(other.call("quiz_enter", {"name": "bob"})) == "name-taken"
+    assert code_of(other.call("quiz_enter", {"name": ""})) == "bad-name"
+    back = other.call("quiz_enter", {"name": "Bob", "key": bob_entered["key"]})
+    assert back["ok"] and back["quiz"]["student"]["id"] == bob_id
+    # students cannot use the teacher's events
+    for event, payload in (
+        ("quiz_ask", {}),
+        ("quiz_reveal", {"question": 1}),
+        ("quiz_why", {"question": 1}),
+    ):
+        assert code_of(ada.call(event, payload)) == "not-teacher", event
+    assert code_of(room.teacher.member.call("quiz_why", {"question": 1})) == "not-revealed"
+    assert code_of(room.teacher.member.call("quiz_reveal", {"question": 9})) == "no-question"
+    assert room.teacher.member.call("quiz_state", {})["quiz"]["tally"]["answers"] == 0
+
+
+# -- nothing leaks ---------------------------------------------------------------------------------
+class Outsider:
+    """A bare python-socketio client joined as a student: it records everything it gets."""
+
+    def __init__(self, url: str) -> None:
+        self.received: list[tuple[str, object]] = []
+        self.sio = socketio.Client(reconnection=False)
+        self.sio.on("*", lambda event, data: self.received.append((event, data)), NAMESPACE)
+        self.sio.connect(f"{url}?lang=en", namespaces=[NAMESPACE], transports=["websocket"])
+
+    def call(self, event: str, payload=None):
+        ack = self.sio.call(event, payload, namespace=NAMESPACE, timeout=10)
+        self.received.append((f"ack:{event}", ack))
+        return ack
+
+    def got_state(self, index: int) -> bool:
+        """Whether a ``state`` putting the class at ``index`` arrived."""
+        return any(name == "state" and data["index"] == index for name, data in self.received)
+
+    def close(self) -> None:
+        self.sio.disconnect()
+
+
+def events_held(received, counts: bool) -> int:
+    """How far into the demo the events this client was sent reach."""
+    from tests.support.follower import decode
+
+    held = 0
+    for name, data in received:
+        snapshots = []
+        if name == "snapshot":
+            snapshots.append(data)
+        elif isinstance(data, dict) and isinstance(data.get("snapshot"), dict):
+            snapshots.append(data["snapshot"])
+        for snapshot in snapshots:
+            held = max(held, snapshot["at"] + snapshot["count"])
+        if name == "feed":
+            held = max(held, data["at"] + len(decode(data["events"], counts)))
+    return held
+
+
+def test_an_outside_student_learns_nothing_of_the_answer_before_the_reveal(room):
+    index = first_index(SIX_BY_SIX, lambda e: e >= 0, start=40)
+    right = next_event(SIX_BY_SIX, index)
+    room.pause_at(index)
+    assert room.ask()["ok"]
+    outsider = Outsider(room.url)
+    try:
+        assert outsider.call("join", {"code": room.code})["ok"]
+        assert outsider.call("quiz_enter", {"name": "Eve"})["ok"]
+        assert outsider.call("quiz_state", {})["ok"]
+        outsider.call("sync", {"gen": room.teacher.gen, "index": index + 50})  # ask ahead
+        outsider.call("quiz_answer", {"question": 1, "square": (right + 5) % 36})
+        outsider.call("quiz_why", {"question": 1})
+        outsider.call("quiz_reveal", {"question": 1})
+        other, _ = room.student("Ada")
+        other.call("quiz_answer", {"question": 1, "square": right})  # a classmate is right
+        assert wait_until(lambda: room.teacher.member.got("quiz_tally"), 5)
+        before = list(outsider.received)
+        # no event and no acknowledgement names the answer, the reveal or the why ...
+        text = json.dumps(before)
+        for word in ('"answer"', '"distribution"', '"candidates"', '"tally"', '"onward"'):
+            assert word not in text, word
+        assert not [name for name, _ in before if name in ("quiz_reveal", "quiz_why")]
+        # ... and no snapshot or feed reaches past the question's position
+        assert events_held(before, counts=False) <= index
+        question = next(data for name, data in before if name == "ack:quiz_state")["quiz"]
+        assert question["question"]["path"] == reference(SIX_BY_SIX, index).path
+        # after the reveal it does learn it
+        assert room.teacher.member.call("quiz_reveal", {"question": 1})["ok"]
+        assert wait_until(lambda: any(n == "quiz_reveal" for n, _ in outsider.received), 5)
+        reveal = next(data for name, data in outsider.received if name == "quiz_reveal")
+        assert reveal["answer"] == right
+    finally:
+        outsider.close()
+
+
+def test_a_student_who_joined_while_the_demo_played_holds_nothing_past_the_question(live, members):
+    """The feed leads a playing class; the question is asked where the class was sent."""
+    straight = {**SIX_BY_SIX, "rows": 8, "cols": 8, "algorithm": "warnsdorff"}  # 64 moves
+    room = Room(live, members, straight)
+    assert room.teacher.control(3, playing=True, speed=4.0)["ok"]
+    outsider = Outsider(room.url)
+    try:
+        joined = outsider.call("join", {"code": room.code})
+        assert joined["ok"] and joined["state"]["playing"]
+        assert outsider.call("quiz_enter", {"name": "Eve"})["ok"]
+        outsider.call("sync", {"gen": room.teacher.gen, "index": 60})  # ask ahead
+        # the feed runs ahead of where the class is: ~2 s of play
+        assert wait_until(lambda: events_held(outsider.received, counts=True) >= 10, 10)
+        paused = room.teacher.control(6)  # the teacher pauses behind what was sent
+        assert paused["ok"] and not paused["state"]["playing"]
+        sent = events_held(outsider.received, counts=True)
+        assert sent > 6
+        ack = room.ask()
+        assert ack["ok"], ack
+        index = ack["quiz"]["question"]["index"]
+        assert ack["state"]["index"] == index and not ack["state"]["playing"]
+        # asked as far as the class was sent (the class moved there), never behind it
+        assert index >= sent
+        right = next_event(straight, index)
+        assert ack["quiz"]["answer"] == right and right >= 0
+        assert wait_until(lambda: outsider.got_state(index), 5)
+        outsider.call("sync", {"gen": room.teacher.gen, "index": index + 10})
+        outsider.call("quiz_state", {})
+        outsider.call("quiz_answer", {"question": 1, "square": (right + 1) % 64})
+        assert wait_until(lambda: room.teacher.member.got("quiz_tally"), 5)
+        before = list(outsider.received)
+        # nothing the outsider got reaches past the question, or names its answer
+        assert events_held(before, counts=True) <= index
+        text = json.dumps(before)
+        for word in ('"answer"', '"distribution"', '"candidates"', '"tally"', '"onward"'):
+            assert word not in text, word
+        assert [data["index"] for name, data in before if name == "quiz_question"] == [index]
+        assert room.teacher.member.call("quiz_reveal", {"question": 1})["ok"]
+        assert wait_until(lambda: any(n == "quiz_reveal" for n, _ in outsider.received), 5)
+        reveal = next(data for name, data in outsider.received if name == "quiz_reveal")
+        assert reveal["answer"] == right
+    finally:
+        outsider.close()
+
+
+# -- why, and the scores ---------------------------------------------------------------------------
+def test_why_shows_the_candidates_in_order_with_warnsdorffs_onward_counts(live, members):
+    room = Room(live, members, WARNSDORFF)
+    ada, _ = room.student("Ada")
+    index = first_index(WARNSDORFF, lambda e: e >= 0, start=3)
+    room.pause_at(index)
+    assert room.ask()["ok"]
+    assert room.teacher.member.call("quiz_reveal", {"question": 1})["ok"]
+    why = room.teacher.member.call("quiz_why", {"question": 1})
+    assert why["ok"], why
+    why = why["why"]
+    path = reference(WARNSDORFF, index).path
+    board = Board(5, 5)
+    free = [sq for sq in board.neighbours[path[-1]] if sq not in path]
+    assert why["from"] == path[-1] and sorted(why["candidates"]) == sorted(free)
+    answer = next_event(WARNSDORFF, index)
+    assert why["candidates"][why["tried"]] == answer
+    onward = [len([n for n in board.neighbours[c] if n not in path]) for c in why["candidates"]]
+    assert why["onward"] == onward
+    assert onward[why["tried"]] == min(onward[why["tried"] :])  # the fewest onward moves
+    assert wait_until(lambda: ada.got("quiz_why"), 5)
+    assert ada.got("quiz_why")[0] == why
+
+
+def test_scores_add_up_over_the_lessons_questions_and_students_see_only_their_own(room):
+    ada, _ = room.student("Ada")
+    bob, _ = room.student("Bob")
+    asked = []
+    start = 10
+    for number in (1, 2):
+        index = first_index(SIX_BY_SIX, lambda e: e >= 0, start=start)
+        right = next_event(SIX_BY_SIX, index)
+        room.pause_at(index)
+        assert room.ask()["ok"]
+        assert ada.call("quiz_answer", {"question": number, "square": right})["ok"]
+        if number == 1:
+            assert bob.call("quiz_answer", {"question": number, "square": right})["ok"]
+        else:
+            assert bob.call("quiz_answer", {"question": number, "square": (right + 1) % 36})["ok"]
+        assert room.teacher.member.call("quiz_reveal", {"question": number})["ok"]
+        asked.append(index)
+        start = index + 5
+    scores = room.teacher.member.call("quiz_state", {})["quiz"]["scores"]
+    assert scores["questions"] == 2
+    assert [(s["name"], s["right"], s["answered"]) for s in scores["scores"]] == [
+        ("Ada", 2, 2),
+        ("Bob", 1, 2),
+    ]
+    view = bob.call("quiz_state", {})["quiz"]
+    assert view["score"] == {"questions": 2, "right": 1, "answered": 2}
+    assert "Ada" not in json.dumps(view) and "scores" not in view
