@@ -107,7 +107,7 @@ def test_python_socketio_decodes_with_its_packet_class_and_its_json():
     read = []
 
     class Recording(sio.Packet):
-        class json:
+        class json:  # the module python-socketio's packets call
             dumps = staticmethod(engineio.json.dumps)
 
             @staticmethod
