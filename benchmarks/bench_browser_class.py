@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_browser_stream import serve
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 
 DEEP = 5_000_000
 GOAL_MS = 500
@@ -34,7 +34,7 @@ PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touc
 
 
 def _open_room(base: str) -> tuple[str, str]:
-    from tests.scale.servers import open_class_room
+    from tests.support.servers import open_class_room
 
     return open_class_room(base)
 

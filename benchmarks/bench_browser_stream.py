@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 
 QUERY = "rows=6&cols=6&start=0,0&algorithm=seed&speed=max&go=1&lang=en"
 GOAL = 150_000

@@ -9,8 +9,8 @@ the client counts the events of each batch and grants them back as credit at onc
 * the server's RSS growth over a 5 M-event run, sampled every 0.2 s after a warm-up
   of the first 10 % of the events (goal: flat within 20 MB).
 
-The helpers (:func:`spawn_server`, :class:`WatchClient`) are shared with
-``tests/web/test_watch_protocol.py``.  Runnable standalone:
+The server launcher and the viewer (:func:`spawn_server`, :class:`WatchClient`) are in
+``tests/support/watch.py``, shared with ``tests/web/test_watch_protocol.py``.  Runnable standalone:
 ``.venv/bin/python benchmarks/bench_stream.py [--repeat N] [--events N]``.
 """
 
@@ -20,202 +20,28 @@ import argparse
 import collections
 import contextlib
 import json
-import os
 import queue
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import psutil  # noqa: E402
 import socketio  # noqa: E402
 
 from server.stream.encode import count_events  # noqa: E402
-from tests.waiting import wait_until  # noqa: E402
-
-NAMESPACE = "/watch"
-MB = 1024 * 1024
-RUN_EVENTS = 5_000_000
-WINDOW = 20_000
-
-LISTENING = re.compile(r"listening on (http://\S+)")
-
-
-def spawn_server(instance_path: str | Path) -> tuple[subprocess.Popen, str]:
-    """``knights-tour serve`` (``python -m server serve``) in a child process on a free
-    loopback port, with a throwaway instance folder; (process, base URL)."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "SECRET_KEY": "bench-stream",
-        "INSTANCE_PATH": str(instance_path),
-    }
-    env.pop("SOCKETIO_MESSAGE_QUEUE", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", "0"],
-        cwd=str(ROOT),
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    line = proc.stdout.readline()
-    match = LISTENING.search(line)
-    if match is None:
-        proc.kill()
-        proc.wait(5)
-        raise RuntimeError(f"the server did not start (said {line!r})")
-    return proc, match.group(1)
-
-
-def stop_server(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(5)
-
-
-def start_payload(run: str = "b1", **changes) -> dict:
-    payload = {
-        "run": run,
-        "rows": 8,
-        "cols": 8,
-        "start": [0, 0],
-        "algorithm": "seed",
-        "closed": False,
-        "pruning": False,
-        "window": WINDOW,
-        "node_budget": 50_000_000,
-        "time_limit": 600,
-    }
-    payload.update(changes)
-    return payload
-
-
-class WatchClient:
-    """A python-socketio viewer of /watch that records what arrives.
-
-    With ``auto_credit`` it grants each batch back as soon as it arrives (a viewer
-    drawing at full speed); ``keep`` keeps every batch's events for replay tests.
-    """
-
-    def __init__(self, url: str, *, lang: str = "en", auto_credit: bool = True, keep=False):
-        self.auto_credit = auto_credit
-        self.keep = keep
-        self.lock = threading.Lock()
-        self.messages: list[tuple[str, dict]] = []  # everything except batch contents
-        self.batches: dict[str, list[dict]] = {}
-        self.events: dict[str, int] = {}
-        self.counts: dict[str, bool] = {}
-        self.dones: dict[str, dict] = {}
-        self.errors: list[dict] = []
-        self.done_event = threading.Event()
-        self.sio = socketio.Client(reconnection=False)
-        self.sio.on("batch", self._on_batch, namespace=NAMESPACE)
-        self.sio.on("done", self._on_done, namespace=NAMESPACE)
-        self.sio.on("error", self._on_error, namespace=NAMESPACE)
-        self.sio.connect(
-            f"{url}?lang={lang}", namespaces=[NAMESPACE], transports=["websocket"], wait_timeout=5
-        )
-
-    def _on_batch(self, data):
-        run = data["run"]
-        n = count_events(data["events"], self.counts.get(run, False))
-        with self.lock:
-            self.events[run] = self.events.get(run, 0) + n
-            self.messages.append(("batch", {k: v for k, v in data.items() if k != "events"}))
-            if self.keep:
-                self.batches.setdefault(run, []).append(data)
-        if self.auto_credit:
-            with contextlib.suppress(socketio.exceptions.BadNamespaceError):  # disconnecting
-                self.sio.emit("credit", {"run": run, "events": n}, namespace=NAMESPACE)
-
-    def _on_done(self, data):
-        with self.lock:
-            self.messages.append(("done", data))
-            self.dones[data["run"]] = data
-        self.done_event.set()
-
-    def _on_error(self, data):
-        with self.lock:
-            self.messages.append(("error", data))
-            self.errors.append(data)
-
-    def start(self, payload: dict, timeout: float = 5) -> dict:
-        if isinstance(payload, dict) and payload.get("algorithm") == "warnsdorff":
-            self.counts[payload["run"]] = True
-        return self.sio.call("start", payload, namespace=NAMESPACE, timeout=timeout)
-
-    def call(self, event: str, payload, timeout: float = 5):
-        return self.sio.call(event, payload, namespace=NAMESPACE, timeout=timeout)
-
-    def emit(self, event: str, payload) -> None:
-        self.sio.emit(event, payload, namespace=NAMESPACE)
-
-    def received(self, run: str) -> int:
-        with self.lock:
-            return self.events.get(run, 0)
-
-    def wait(self, predicate, timeout: float) -> bool:
-        return wait_until(predicate, timeout)
-
-    def close(self) -> None:
-        self.sio.disconnect()
-
-
-def stream_run(url: str, server_pid: int, events: int = RUN_EVENTS, run: str = "b1") -> dict:
-    """One full-speed run of ``events`` events: throughput and the server's RSS over time."""
-    server = psutil.Process(server_pid)
-    client = WatchClient(url)
-    samples: list[tuple[int, int]] = []  # (events received, server RSS)
-    stop_sampling = threading.Event()
-
-    def sample():
-        while not stop_sampling.is_set():
-            samples.append((client.received(run), server.memory_info().rss))
-            stop_sampling.wait(0.2)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    try:
-        rss_before = server.memory_info().rss
-        sampler.start()
-        began = time.perf_counter()
-        ack = client.start(start_payload(run, node_budget=events // 2))
-        assert ack["ok"], ack
-        if not client.done_event.wait(600):
-            raise RuntimeError("the run did not finish in 10 minutes")
-        seconds = time.perf_counter() - began
-        stop_sampling.set()
-        sampler.join()
-        samples.append((client.received(run), server.memory_info().rss))
-        done = client.dones[run]
-        received = client.received(run)
-    finally:
-        stop_sampling.set()
-        client.close()
-    warm = [rss for got, rss in samples if got >= received // 10]
-    return {
-        "events": received,
-        "seconds": seconds,
-        "events_per_s": received / seconds,
-        "rss_before_mb": rss_before / MB,
-        "rss_warm_mb": warm[0] / MB,
-        "rss_peak_mb": max(warm) / MB,
-        "rss_growth_mb": (max(warm) - warm[0]) / MB,
-        "done": done,
-        "samples": len(samples),
-    }
-
+from tests.support.watch import (  # noqa: E402
+    NAMESPACE,
+    RUN_EVENTS,
+    WINDOW,
+    spawn_server,
+    start_payload,
+    stop_server,
+    stream_run,
+)
 
 # -- acknowledged credits: round trips, not bandwidth ----------------------------------
 

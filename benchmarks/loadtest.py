@@ -1,6 +1,6 @@
 """Load test: a whole class of real followers on real server processes (``make loadtest``).
 
-Servers are real ``knights-tour serve`` processes (tests/scale/servers.py: the console
+Servers are real ``knights-tour serve`` processes (tests/support/servers.py: the console
 script, one SQLite database, a throwaway redis-server for the message queue).  The
 students are real followers (tests/support/follower.py: each receives the room's
 ``feed``, ``snapshot`` and ``state`` and replays them as a phone does), in client
@@ -48,12 +48,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.scale.servers import (  # noqa: E402
-    open_class_room,
-    redis_binary,
-    start_redis,
-    start_servers,
-)
 from tests.support.follower import (  # noqa: E402
     EIGHT_BY_EIGHT,
     SIX_BY_SIX,
@@ -61,6 +55,12 @@ from tests.support.follower import (  # noqa: E402
     LeanFollower,
     Reader,
     Teacher,
+)
+from tests.support.servers import (  # noqa: E402
+    open_class_room,
+    redis_binary,
+    start_redis,
+    start_servers,
 )
 
 SIX, EIGHT = SIX_BY_SIX, EIGHT_BY_EIGHT

@@ -16,7 +16,7 @@ clients' process, separate from the server's):
   (sampled every 0.2 s, the tree summed); the clients' process's CPU seconds beside
   them, since on a small machine the clients compete with the server for the cores.
 
-Servers: ``knights-tour serve`` (tests/scale/servers.py ``start_servers``: the console
+Servers: ``knights-tour serve`` (tests/support/servers.py ``start_servers``: the console
 script, werkzeug's threaded server from server/serving.py) and ``gunicorn -w 1
 --threads N 'server.app:create_app()'`` as docs/deploy.md runs it (``start_gunicorn``).
 Each server is measured ``--repeat`` times, alternating; the table holds medians.
@@ -53,13 +53,13 @@ import psutil  # noqa: E402
 import socketio  # noqa: E402
 
 from benchmarks.bench_stream import LeanClient  # noqa: E402
-from tests.scale.servers import (  # noqa: E402
+from tests.support.servers import (  # noqa: E402
     ServerProcess,
     open_class_room,
     start_gunicorn,
     start_servers,
 )
-from tests.waiting import wait_until  # noqa: E402
+from tests.support.waiting import wait_until  # noqa: E402
 
 NAMESPACE = "/class"
 STEP_GAP = 0.1  # seconds between the teacher's steps (someone clicking fast)

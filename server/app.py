@@ -37,7 +37,14 @@ def create_app(config: dict | None = None) -> Flask:
     security.register(app)  # a query string that is not UTF-8 reaches Flask %-encoded
 
     from .extensions import init_socketio
-    from .web import class_pages, class_socket, socket_guards, socket_packets, watch_socket
+    from .web import (
+        class_pages,
+        class_socket,
+        ratelimit,
+        socket_guards,
+        socket_packets,
+        watch_socket,
+    )
 
     namespaces = [
         watch_socket.WatchNamespace(watch_socket.NAMESPACE),  # the live search stream
@@ -47,6 +54,7 @@ def create_app(config: dict | None = None) -> Flask:
     watch_socket.init_app(app)
     class_socket.init_app(app)
     class_pages.register(app)  # class rooms: /class pages
+    ratelimit.init_app(app)  # after every blueprint: it limits the views they mark
     socket_guards.guard_polling(app)  # malformed long-polling requests (Engine.IO)
     security.wrap(app)  # bodies capped however framed; security headers on every response
     if app.config["PROXY_FIX"]:  # outermost, so HTTP and Socket.IO both see the real client

@@ -74,12 +74,11 @@ def seconds(low: float, high: float) -> Callable[[Any], float]:
     return parse
 
 
-def rate(value) -> str:
-    """A limit in the limits library's syntax ("60/minute", "10 per hour"); "0" switches it off."""
+def rate(value) -> str | None:
+    """A limit in Flask-Limiter's syntax ("60/minute", "10 per hour"); None when off ("0")."""
     from .web.ratelimit import parse_rate
 
-    parse_rate(value)  # SettingError-compatible ValueError with the reason
-    return value
+    return parse_rate(value)  # a ValueError with the reason
 
 
 def storage(value) -> str | None:
@@ -199,14 +198,15 @@ SETTINGS: tuple[Setting, ...] = (
         "RATE_LIMIT_GAMES",
         "60/minute",
         rate,
-        "new games per client address (the limits library's syntax; `0` switches it off)",
+        "new games per client address, in Flask-Limiter's syntax (`60/minute`, `10 per hour`, "
+        "`5 per 10 seconds`); `0` switches it off",
         "counted together, see `RATE_LIMIT_STORAGE`",
     ),
     Setting(
         "RATE_LIMIT_CLASS_ROOMS",
         "10/hour",
         rate,
-        "class rooms opened per client address (`0` switches it off)",
+        "class rooms opened per client address, the same syntax (`0` switches it off)",
         "counted together, see `RATE_LIMIT_STORAGE`",
     ),
     Setting(

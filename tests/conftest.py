@@ -29,7 +29,6 @@ def client(app):
 @pytest.fixture(scope="session")
 def postgres_cluster():
     """A throwaway PostgreSQL cluster for the session (tests/support/postgres.py)."""
-    pytest.importorskip("psycopg")
     from tests.support.postgres import Cluster, Unavailable
 
     try:

@@ -35,14 +35,14 @@ from server.serving import (
     lan_addresses,
 )
 from server.web.class_pages import qr_svg
-from tests.scale.servers import (
+from tests.support.servers import (
     ServerProcess,
     open_class_room,
     start_gunicorn,
     start_servers,
     tracebacks,
 )
-from tests.waiting import wait_until
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -113,7 +113,6 @@ def close_poll(host: str, port: int, conn: http.client.HTTPConnection, sid: str)
 
 def start(kind: str, directory) -> ServerProcess:
     if kind == "gunicorn":  # the deployment of docs/deploy.md: gunicorn sets it itself
-        pytest.importorskip("gunicorn")
         return start_gunicorn(directory, threads=8)
     (server,) = start_servers(directory, 1)
     return server

@@ -11,13 +11,14 @@ import json
 import re
 
 from flask import Blueprint, jsonify, request
+from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
 from ..engine.theory import tour_verdict
 from ..game import rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
-from .ratelimit import RateLimited, limit
+from .ratelimit import rate_limited, retry_after, setting_of
 from .text import has_lone_surrogate
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -50,11 +51,12 @@ def refused(err: RuleError):
     return _error(err.code, HTTP_STATUS[err.code], err.detail, err.params)
 
 
-@bp.errorhandler(RateLimited)
-def rate_limited(err: RateLimited):
-    detail = RATE_LIMIT_DETAILS.get(err.name)
-    response, status = _error("rate-limited", 429, detail, {"seconds": err.retry_after})
-    response.headers["Retry-After"] = str(err.retry_after)
+@bp.errorhandler(RateLimitExceeded)
+def too_many(err: RateLimitExceeded):
+    detail = RATE_LIMIT_DETAILS.get(setting_of(request.endpoint))
+    seconds = retry_after()
+    response, status = _error("rate-limited", 429, detail, {"seconds": seconds})
+    response.headers["Retry-After"] = str(seconds)
     return response, status
 
 
@@ -187,8 +189,8 @@ def _state_json(loaded: service.Loaded) -> dict:
 
 # -- routes -------------------------------------------------------------------
 @bp.post("/games")
+@rate_limited("RATE_LIMIT_GAMES")  # per client address; 429 with Retry-After beyond it
 def create_game():
-    limit("RATE_LIMIT_GAMES")  # per client address; 429 with Retry-After beyond it
     body = _body()
     rows, cols = _int(body, "rows"), _int(body, "cols")
     closed = _bool(body, "closed", False)

@@ -18,17 +18,16 @@ import io
 
 import segno
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
+from flask_limiter import RateLimitExceeded
 
 from ..classroom import service
 from ..classroom.service import ClassError
 from ..i18n import request_lang, text
 from ..serving import is_loopback_url
-from .ratelimit import RateLimited, limit
+from .ratelimit import rate_limited, retry_after
 from .security import same_origin
 
 bp = Blueprint("classroom", __name__, url_prefix="/class")
-
-RATE_LIMIT = "RATE_LIMIT_CLASS_ROOMS"  # rooms opened per client address
 
 
 def register(app: Flask) -> None:
@@ -72,19 +71,25 @@ def new():
     return render_template("class_new.html", error=None)
 
 
+@bp.errorhandler(RateLimitExceeded)
+def too_many(err: RateLimitExceeded):
+    """The "open a class" page again, saying how long to wait."""
+    seconds = retry_after()
+    message = text("class.error.rate-limited", request_lang(), {"seconds": seconds})
+    response = current_app.make_response((render_template("class_new.html", error=message), 429))
+    response.headers["Retry-After"] = str(seconds)
+    return response
+
+
+def _cross_origin() -> bool:
+    return not same_origin(request.headers.get("Origin"), request.host)
+
+
 @bp.post("/new")
+@rate_limited("RATE_LIMIT_CLASS_ROOMS", exempt_when=_cross_origin)  # rooms per client address
 def open_room():
-    if not same_origin(request.headers.get("Origin"), request.host):
+    if _cross_origin():  # refused, and not counted: another site cannot use up the allowance
         abort(403)
-    try:
-        limit(RATE_LIMIT)
-    except RateLimited as err:
-        message = text("class.error.rate-limited", request_lang(), {"seconds": err.retry_after})
-        response = current_app.make_response(
-            (render_template("class_new.html", error=message), 429)
-        )
-        response.headers["Retry-After"] = str(err.retry_after)
-        return response
     opened = service.open_room(ttl=_ttl())
     target = url_for("classroom.teacher", code=opened.code) + f"#token={opened.token}"
     response = redirect(target, 303)

@@ -1,29 +1,30 @@
-"""Per-client rate limits for costly intentions, on the ``limits`` library (Flask-Limiter's core).
+"""Per-client HTTP rate limits for costly intentions, on Flask-Limiter.
 
-Usage in a view::
-
-    from .ratelimit import limit
+A view names the setting that holds its limit::
 
     @bp.post("/games")
-    def create_game():
-        limit("RATE_LIMIT_GAMES")  # raises RateLimited beyond the configured rate
-        ...
+    @rate_limited("RATE_LIMIT_GAMES")
+    def create_game(): ...
 
-The config value is ``"<count>/<period>"`` (period: ``second``, ``minute``, ``hour``,
-``day`` or a whole number of seconds, e.g. ``"30/minute"``, ``"5/10"``), a bare count per
-minute (``30``), or ``None`` / ``0`` / ``""`` to switch the limit off.
+and :func:`init_app` gives each app its own ``flask_limiter.Limiter`` and puts that
+limiter's decorator on every such view, with the rate the setting holds.  One limiter
+per app (not one per process) because each app has its own settings and, in memory, its
+own counts: tests build many apps and must never share counts.  A refused request raises
+``flask_limiter.RateLimitExceeded`` (a 429), which the view's blueprint answers in the
+request's language; :func:`retry_after` says how long to wait.
 
-The window moves (``limits``' moving-window strategy): a client may make ``count``
-requests in any ``period`` seconds, and ``Retry-After`` is the time until its oldest
-counted request leaves the window.
+The rates are Flask-Limiter's syntax (``"10 per hour"``, ``"60/minute"``,
+``"5 per 10 seconds"``, several joined by ``;``); ``0`` switches a limit off.  The
+window moves (the ``moving-window`` strategy): a client may make ``count`` requests in
+any period, and refusals are not counted.  Responses of limited views carry
+Flask-Limiter's ``X-RateLimit-*`` headers; a refusal carries ``Retry-After`` in whole
+seconds, never 0.
 
-Where the counts live is ``RATE_LIMIT_STORAGE``, a ``limits`` storage URI.  By default
-it is this process's memory, or, when the Socket.IO message queue is a Redis URL, that
-Redis, so several server processes count together (a client cannot multiply its
-allowance by landing on other workers).  Each app has its own in-memory storage, so
-tests never share counts.  If the shared store is unreachable the limit lets requests
-through (logged, and the store is not asked again for a few seconds, so requests do
-not each wait for its timeout): a broken limiter must not take the game down.
+The counts live in ``RATE_LIMIT_STORAGE``, else in the Socket.IO message queue when that
+is Redis (several server processes count together: a client cannot multiply its
+allowance by landing on other workers), else in this app's memory.  A shared store that
+does not answer lets requests through (:class:`StoreHealth`): a broken limiter must not
+take the game down.
 
 The client is ``request.remote_addr``; behind a reverse proxy set ``PROXY_FIX`` (see
 server/app.py) so that is the real client, not the proxy.
@@ -33,57 +34,40 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import threading
 import time
+from collections.abc import Callable
 
-from flask import Flask, current_app, request
-from limits import RateLimitItemPerSecond
-from limits.storage import Storage, storage_from_string
-from limits.strategies import MovingWindowRateLimiter
+from flask import Flask, current_app, g
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from limits import parse_many
+from limits.storage import Storage
 
 log = logging.getLogger(__name__)
 
-PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
-RATE = re.compile(r"\s*(\d+)\s*(?:/|per)\s*(\d+|[a-z]+)\s*")
 MEMORY = "memory://"
-RETRY_STORAGE_AFTER = 5.0  # seconds without asking a store that just failed
-_CREATE = threading.Lock()
+SHARED_SCHEMES = ("redis", "rediss", "redis+unix")  # stores limits can reach with redis-py
+RECHECK_AFTER = 5.0  # seconds between health checks of a shared store
+WARN_EVERY = 60.0  # seconds between two warnings that it is down
+OFF = (None, "", 0, "0")
 
 
-class RateLimited(Exception):
-    """Too many requests; ``retry_after`` whole seconds until the next one is allowed."""
-
-    def __init__(self, name: str, retry_after: float) -> None:
-        super().__init__(f"{name}: retry after {retry_after:.1f} s")
-        self.name = name
-        self.retry_after = max(1, math.ceil(retry_after))
-
-
-def parse_rate(value) -> tuple[int, int] | None:
-    """``"30/minute"`` -> (30, 60); None when the limit is off; ValueError when malformed."""
-    if value is None or (isinstance(value, str) and not value.strip()):
+def parse_rate(value) -> str | None:
+    """The rate a setting holds, checked: None when the limit is off; ValueError when malformed."""
+    if value in OFF or (isinstance(value, str) and value.strip() in ("", "0")):
         return None
-    if isinstance(value, bool):
-        raise ValueError(f"a rate limit must be like '30/minute', got {value!r}")
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)  # from the environment: a bare count per minute
-    if isinstance(value, int):
-        count, period = value, 60
-    else:
-        match = RATE.fullmatch(str(value).lower())
-        if not match:
-            raise ValueError(f"a rate limit must be like '30/minute', got {value!r}")
-        count, unit = int(match[1]), match[2]
-        if unit.isdigit():
-            period = int(unit)
-        elif unit.removesuffix("s") in PERIODS:
-            period = PERIODS[unit.removesuffix("s")]
-        else:
-            raise ValueError(f"unknown period in rate limit {value!r}")
-    if count < 0 or not period > 0:
-        raise ValueError(f"a rate limit needs a count >= 0 and a period > 0, got {value!r}")
-    return (count, period) if count else None
+    if not isinstance(value, str):
+        raise ValueError(f"a rate limit must be like '60/minute' or '10 per hour', got {value!r}")
+    try:
+        items = parse_many(value)
+    except ValueError:
+        raise ValueError(
+            f"a rate limit must be like '60/minute' or '10 per hour', got {value!r}"
+        ) from None
+    if any(item.amount < 1 or item.get_expiry() < 1 for item in items):
+        raise ValueError(f"a rate limit needs a count and a period of at least 1, got {value!r}")
+    return value.strip()
 
 
 def storage_uri(config) -> str:
@@ -91,83 +75,117 @@ def storage_uri(config) -> str:
     configured = config.get("RATE_LIMIT_STORAGE")
     if configured:
         return str(configured)
-    queue = config.get("SOCKETIO_MESSAGE_QUEUE") or ""
-    if str(queue).startswith(("redis://", "rediss://", "unix://")):
-        return str(queue)
+    queue = str(config.get("SOCKETIO_MESSAGE_QUEUE") or "")
+    if queue.split("://", 1)[0] in SHARED_SCHEMES and "://" in queue:
+        return queue
     return MEMORY
 
 
 def check_storage_uri(uri: str) -> None:
-    """ValueError for a URI ``limits`` cannot use (checked at start, not per request)."""
+    """ValueError for a store the app cannot use (checked at start, not per request)."""
     scheme = uri.split("://", 1)[0] if "://" in uri else ""
-    if scheme not in ("memory", "redis", "rediss", "unix"):
+    if scheme != "memory" and scheme not in SHARED_SCHEMES:
         raise ValueError(f"RATE_LIMIT_STORAGE must be memory:// or a redis:// URL, got {uri!r}")
 
 
-class Limit:
-    """At most ``count`` hits per client in any ``period`` seconds, for config key ``name``."""
+def rate_limited(setting: str, exempt_when: Callable[[], bool] | None = None) -> Callable:
+    """Mark a view as limited by the rate in config key ``setting`` (see :func:`init_app`);
+    a request for which ``exempt_when()`` is true is neither counted nor refused."""
 
-    def __init__(self, name: str, count: int, period: int, storage: Storage) -> None:
-        self.name, self.count, self.period = name, count, period
-        self.item = RateLimitItemPerSecond(count, period, namespace="knights-tour")
-        self.strategy = MovingWindowRateLimiter(storage)
+    def mark(view: Callable) -> Callable:
+        view.rate_limit_setting = setting
+        view.rate_limit_exempt_when = exempt_when
+        return view
+
+    return mark
+
+
+def setting_of(endpoint: str | None) -> str | None:
+    """The setting that limits the view at ``endpoint`` (None when it is not limited)."""
+    view = current_app.view_functions.get(endpoint or "")
+    return getattr(view, "rate_limit_setting", None)
+
+
+class StoreHealth:
+    """Fail open: while the shared store does not answer, requests are not counted.
+
+    A Flask-Limiter request filter (it exempts a request when it returns True).  It asks
+    the store (``Storage.check``, a ping) at most every few seconds, so while the store
+    is down or wedged, requests neither fail nor each wait for its timeout; a warning is
+    logged at most once a minute.  A failure between two checks is swallowed by
+    Flask-Limiter (``swallow_errors``) and noticed at the next check.
+    """
+
+    def __init__(self, storage: Storage, clock: Callable[[], float] = time.monotonic) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.healthy = True
+        self._next_check = float("-inf")
         self._last_warning = float("-inf")
-        self._down_until = float("-inf")
+        self._checking = threading.Lock()
 
-    def hit(self, key: str) -> float | None:
-        """Count one hit for ``key``: None when allowed, else seconds until one would be."""
-        if time.monotonic() < self._down_until:  # it failed a moment ago: don't wait again
-            return None
-        try:
-            if self.strategy.hit(self.item, self.name, key):
-                return None
-            reset_at = self.strategy.get_window_stats(self.item, self.name, key).reset_time
-        except Exception:  # the shared store is down: let requests through, say so
-            now = time.monotonic()
-            self._down_until = now + RETRY_STORAGE_AFTER
-            if now - self._last_warning > 60:
-                self._last_warning = now
-                log.warning("rate limit %s: storage unavailable, not limiting", self.name)
-            return None
-        return max(0.0, reset_at - time.time())
-
-    def reset(self) -> None:
-        self.strategy.storage.reset()
+    def store_is_down(self) -> bool:
+        now = self.clock()
+        if now >= self._next_check and self._checking.acquire(blocking=False):
+            try:
+                self.healthy = bool(self.storage.check())
+                self._next_check = self.clock() + RECHECK_AFTER
+                if not self.healthy and now - self._last_warning >= WARN_EVERY:
+                    self._last_warning = now
+                    log.warning("rate limits: storage unavailable, not limiting")
+            finally:
+                self._checking.release()
+        return not self.healthy
 
 
-def _storage(app: Flask) -> Storage:
-    state = app.extensions.setdefault("ratelimit", {})
-    if "storage" not in state:
-        uri = storage_uri(app.config)
-        # a request must never hang on an unreachable Redis: short timeouts unless the
-        # URL sets its own (redis-py lets the URL's options win)
-        options = {} if uri == MEMORY else {"socket_connect_timeout": 1, "socket_timeout": 1}
-        state["storage"] = storage_from_string(uri, **options)
-    return state["storage"]
+def init_app(app: Flask) -> Limiter:
+    """Give ``app`` its limiter and limit each marked view by its setting's rate."""
+    uri = storage_uri(app.config)
+    # a request must never hang on an unreachable Redis: short timeouts unless the URL
+    # sets its own (redis-py lets the URL's options win)
+    options = {} if uri == MEMORY else {"socket_connect_timeout": 1, "socket_timeout": 1}
+
+    @app.after_request
+    def whole_seconds(response):
+        """Flask-Limiter rounds ``Retry-After`` down (to 0 within the last second).
+
+        Registered before the limiter's own hook, so it runs after it (Flask runs
+        after_request hooks in reverse) and has the last word on a refusal.
+        """
+        if response.status_code == 429 and "retry_after" in g:
+            response.headers["Retry-After"] = str(g.retry_after)
+        return response
+
+    limiter = Limiter(
+        get_remote_address,
+        app=app,
+        storage_uri=uri,
+        storage_options=options,
+        strategy="moving-window",
+        headers_enabled=True,
+        swallow_errors=True,
+        key_prefix="knights-tour",
+    )
+    if uri != MEMORY:
+        limiter.request_filter(StoreHealth(limiter.storage).store_is_down)
+    for endpoint, view in list(app.view_functions.items()):
+        setting = getattr(view, "rate_limit_setting", None)
+        rate = parse_rate(app.config.get(setting)) if setting else None
+        if rate:
+            exempt_when = view.rate_limit_exempt_when
+            app.view_functions[endpoint] = limiter.limit(rate, exempt_when=exempt_when)(view)
+    app.extensions["ratelimit"] = limiter
+    return limiter
 
 
-def limiter(app: Flask, name: str) -> Limit | None:
-    """The app's limit for config key ``name`` (None when that limit is off)."""
-    state = app.extensions.setdefault("ratelimit", {})
-    limits = state.setdefault("limits", {})
-    if name not in limits:
-        with _CREATE:
-            if name not in limits:
-                rate = parse_rate(app.config.get(name))
-                limits[name] = Limit(name, *rate, _storage(app)) if rate else None
-    return limits[name]
-
-
-def client_key() -> str:
-    return request.remote_addr or "unknown"
-
-
-def limit(name: str, key: str | None = None) -> None:
-    """Count this request against limit ``name``; raise :class:`RateLimited` beyond it."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    active = limiter(app, name)
-    if active is None:
-        return
-    wait = active.hit(key or client_key())
-    if wait is not None:
-        raise RateLimited(name, wait)
+def retry_after() -> int:
+    """Whole seconds (at least 1) until the limit this request broke lets one more through."""
+    breached = current_app.extensions["ratelimit"].current_limit
+    if breached is None:  # not refused by a limit of this app's limiter
+        return 60
+    try:
+        wait = breached.window.reset_time - time.time()
+    except Exception:  # the store failed meanwhile: the whole period is a safe answer
+        wait = breached.limit.get_expiry()
+    g.retry_after = max(1, math.ceil(wait))
+    return g.retry_after

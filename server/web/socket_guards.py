@@ -23,8 +23,9 @@ one in front of the app.  What they enforce (docs/protocol.md, "Malformed input"
   (:class:`PollingGuard`); python-engineio answered a POST to a session the client had
   closed with an HTML 500.
 
-The hooks into python-socketio / python-engineio (4.x / 5.x) these rely on, each checked
-by tests/web/test_socket_guards.py so that an upgrade that removes one fails a test:
+The hooks into python-socketio / python-engineio these rely on (pyproject.toml pins both
+to one minor release), each checked, with its parameters, by tests/web/test_socket_hooks.py
+so that an upgrade that removes or reshapes one fails a test:
 ``server.packet_class`` and its ``json`` attribute (used to decode every client
 packet), ``server.eio._async["websocket"]`` (the websocket class, private),
 ``server.eio.on("message", ...)`` / ``server.eio.handlers``, ``server.eio.sockets``

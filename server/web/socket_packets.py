@@ -7,6 +7,8 @@ ints, so that walk cost more than encoding the batch as JSON: about a quarter of
 server's CPU time per batch in a profile of acknowledged-credit streaming.  This check
 gives the same answer (bytes or bytearray anywhere in nested lists and dict values;
 tuples are not looked into, as upstream) and lets C code skip runs of plain values.
+It overrides ``Packet.data_is_binary``, a classmethod of python-socketio's internals
+(pinned, and checked by tests/web/test_socket_hooks.py).
 """
 
 from __future__ import annotations

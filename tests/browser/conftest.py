@@ -10,11 +10,9 @@ import threading
 from pathlib import Path
 
 import pytest
+from playwright import sync_api as playwright_sync
 
-from .chromium import CHROMIUM, CHROMIUM_ARGS
-
-playwright_sync = pytest.importorskip("playwright.sync_api")
-
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"

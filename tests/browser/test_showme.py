@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from server.engine.board import Board
 from server.engine.hints import hint
-from tests.waiting import wait_until
+from tests.support.waiting import wait_until
 
 from .test_play import cell, new_game, open_play, play
 

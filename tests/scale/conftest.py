@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import pytest
 
-from .servers import RedisServer, ServerProcess, redis_binary, start_redis, start_servers
+from tests.support.servers import (
+    RedisServer,
+    ServerProcess,
+    redis_binary,
+    start_redis,
+    start_servers,
+)
 
 
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory) -> RedisServer:
-    pytest.importorskip("redis")
     if redis_binary() is None:
         pytest.skip("redis-server is not installed (`make redis` installs Debian's package)")
     server = start_redis(tmp_path_factory.mktemp("redis"))

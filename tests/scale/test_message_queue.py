@@ -17,13 +17,12 @@ import pytest
 import socketio
 from flask_socketio import SocketIO
 
-from benchmarks.bench_stream import WatchClient, start_payload
 from server.engine.board import Board
 from server.engine.search import solve
 from tests.support.follower import SIX_BY_SIX, Follower, Teacher, reference
-from tests.waiting import wait_until
-
-from .servers import open_class_room, start_redis, start_servers, tracebacks
+from tests.support.servers import open_class_room, start_redis, start_servers, tracebacks
+from tests.support.waiting import wait_until
+from tests.support.watch import WatchClient, start_payload
 
 NAMESPACE = "/watch"
 CHANNEL = "flask-socketio"  # Flask-SocketIO's default channel on the queue

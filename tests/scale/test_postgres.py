@@ -22,8 +22,7 @@ import socketio
 
 from server.engine.board import Board
 from server.engine.search import solve
-
-from .servers import open_class_room, start_servers, tracebacks
+from tests.support.servers import open_class_room, start_servers, tracebacks
 
 pytestmark = pytest.mark.timeout(120)
 

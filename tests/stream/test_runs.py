@@ -12,7 +12,7 @@ from server.engine.search import Backtrack, Budget, Exhausted, Found, Move, sear
 from server.stream.encode import decode
 from server.stream.runs import ClientGone, Limits, RunRegistry
 from server.stream.spec import ProtocolError, RunSpec
-from tests.waiting import wait_until
+from tests.support.waiting import wait_until
 
 
 def spec(run="r", window=1000, time_limit=60.0, algorithm="seed", **kw) -> RunSpec:

@@ -52,7 +52,6 @@ def test_root_prefix():
 
 
 def test_the_construction_is_replayed_as_moves():
-    pytest.importorskip("server.engine.construct")
     events = list(open_events(spec(algorithm="construct", rows=12, cols=9, start=20)))
     *moves, found = events
     assert found.kind == "found" and [m.square for m in moves] == list(found.tour)

@@ -25,8 +25,8 @@ import time
 import pytest
 import socketio
 
-from benchmarks.bench_stream import WatchClient, start_payload
-from tests.scale.servers import PING_INTERVAL, start_servers, tracebacks
+from tests.support.servers import PING_INTERVAL, start_servers, tracebacks
+from tests.support.watch import WatchClient, start_payload
 
 NAMESPACE = "/watch"
 CYCLES = 500

@@ -18,9 +18,9 @@ from server import db as database
 from server.app import create_app
 from server.serving import make_server
 from server.web.class_socket import hub
-from tests.scale.servers import open_class_room
 from tests.support.follower import Follower
-from tests.waiting import wait_until
+from tests.support.servers import open_class_room
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture

@@ -83,3 +83,26 @@ def test_public_url_on_loopback_is_flagged_too(tmp_path):
 def test_a_bad_public_url_refuses_to_start(tmp_path, value):
     with pytest.raises(ValueError, match="PUBLIC_URL"):
         make_app(tmp_path, PUBLIC_URL=value)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_opening_too_many_rooms_is_refused_in_the_pages_language(tmp_path, lang):
+    client = make_app(tmp_path, RATE_LIMIT_CLASS_ROOMS="2 per hour").test_client()
+    open_room(client)
+    open_room(client)
+    refused = client.post(f"/class/new?lang={lang}")
+    assert refused.status_code == 429
+    seconds = int(refused.headers["Retry-After"])
+    assert 3500 <= seconds <= 3600 and refused.headers["X-RateLimit-Remaining"] == "0"
+    page = refused.get_data(as_text=True)
+    assert text("class.error.rate-limited", lang, {"seconds": seconds}) in page
+    assert '<form method="post"' in page  # the "open a class" page, to try again later
+
+
+def test_a_cross_origin_post_is_refused_without_using_up_the_allowance(tmp_path):
+    client = make_app(tmp_path, RATE_LIMIT_CLASS_ROOMS="1 per hour").test_client()
+    for _ in range(3):
+        foreign = client.post("/class/new", headers={"Origin": "https://evil.example"})
+        assert foreign.status_code == 403
+    open_room(client)  # the one room this address may open
+    assert client.post("/class/new").status_code == 429

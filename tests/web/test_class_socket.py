@@ -23,7 +23,7 @@ from server.engine.search import solve
 from server.serving import make_server
 from server.web.class_socket import hub
 from tests.support.follower import SIX_BY_SIX, SIX_BY_SIX_EVENTS, Follower, Teacher, reference
-from tests.waiting import wait_until
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture(scope="module")

@@ -42,7 +42,7 @@ from server.engine.hints import hint
 from server.i18n import text as words
 from server.web.security import HEADERS
 from server.web.text import has_lone_surrogate
-from tests.scale.servers import open_class_room, start_servers, tracebacks
+from tests.support.servers import open_class_room, start_servers, tracebacks
 from tests.support.wire import exchange, request_bytes
 
 SEED = int(os.environ.get("FUZZ_SEED", "20240611"))

@@ -49,14 +49,14 @@ import socketio
 import websocket
 from socketio.packet import EVENT, Packet
 
-from benchmarks.bench_stream import WatchClient, start_payload
 from server.extensions import MAX_MESSAGE_BYTES
 from server.i18n import text
 from server.web.security import HEADERS
-from tests.scale.servers import open_class_room, start_servers, tracebacks
 from tests.support.follower import Follower
+from tests.support.servers import open_class_room, start_servers, tracebacks
+from tests.support.waiting import wait_until
+from tests.support.watch import WatchClient, start_payload
 from tests.support.wire import ENGINEIO, PollingSession, exchange, quick_ack, request_bytes
-from tests.waiting import wait_until
 
 NAMESPACE = "/watch"
 EVENT_MESSAGES = int(os.environ.get("FUZZ_EVENTS", 9_000))  # through python-socketio clients
@@ -1385,7 +1385,7 @@ def report(stats: dict, seconds: float, server) -> None:
 def test_fuzz_watch_socket(server):
     print(f"FUZZ_SEED={SEED}")
     url = server.url
-    # warm up and take the baseline of busy threads (see tests/scale/servers.py)
+    # warm up and take the baseline of busy threads (see tests/support/servers.py)
     WatchClient(url).close()
     baseline = server.steady_busy_threads()
 

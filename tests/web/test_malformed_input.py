@@ -1,7 +1,7 @@
 """Every malformed input answered (issue 10): what an outside fuzzer found, one test each.
 
 Each test below failed before its fix.  Most run against a real ``knights-tour serve``
-process (tests/scale/servers.py), so the HTTP server, the Engine.IO transport and the
+process (tests/support/servers.py), so the HTTP server, the Engine.IO transport and the
 Socket.IO decoder are the ones deployed, and its stderr is checked for tracebacks.
 The fuzz tests (test_fuzz_http.py, test_fuzz_socket.py) cover the same classes of input
 at random, for every route and every event.
@@ -17,11 +17,11 @@ import pytest
 import socketio
 import websocket
 
-from benchmarks.bench_stream import start_payload
 from server.app import create_app
 from server.i18n import text
 from server.web.security import HEADERS
-from tests.scale.servers import open_class_room, start_servers, tracebacks
+from tests.support.servers import open_class_room, start_servers, tracebacks
+from tests.support.watch import start_payload
 from tests.support.wire import PollingSession, exchange, http, request_bytes
 
 ROOT = Path(__file__).resolve().parents[2]

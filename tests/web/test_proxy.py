@@ -12,8 +12,8 @@ import contextlib
 import pytest
 import socketio
 
-from benchmarks.bench_stream import start_payload
-from tests.scale.servers import start_servers, tracebacks
+from tests.support.servers import start_servers, tracebacks
+from tests.support.watch import start_payload
 
 NAMESPACE = "/watch"
 PER_ADDRESS = 4

@@ -125,11 +125,22 @@ def test_creating_games_is_rate_limited_per_client(client):
         assert client.get(f"/api/games/{game['id']}").status_code == 200
 
 
+def test_a_limited_view_carries_flask_limiters_headers(client):
+    response = create(client)
+    assert response.headers["X-RateLimit-Limit"] == "3"
+    assert response.headers["X-RateLimit-Remaining"] == "2"
+    assert int(response.headers["X-RateLimit-Reset"]) > time.time()
+    assert "X-RateLimit-Limit" not in client.get("/api/leaderboard").headers  # not limited
+
+
 def test_the_limit_is_per_app_and_can_be_switched_off(tmp_path):
-    app = create_app({"INSTANCE_PATH": str(tmp_path / "off"), "RATE_LIMIT_GAMES": None})
-    client = app.test_client()
-    for _ in range(40):
-        assert create(client).status_code == 201
+    for off in (None, "0", 0, ""):
+        app = create_app({"INSTANCE_PATH": str(tmp_path / "off"), "RATE_LIMIT_GAMES": off})
+        client = app.test_client()
+        for _ in range(40):
+            response = create(client)
+            assert response.status_code == 201
+        assert "X-RateLimit-Limit" not in response.headers
 
 
 def test_the_default_limit_is_sixty_games_a_minute(tmp_path, monkeypatch):
@@ -137,12 +148,13 @@ def test_the_default_limit_is_sixty_games_a_minute(tmp_path, monkeypatch):
     (tests/browser creates fewer than 40 games in all, from one address)."""
     monkeypatch.delenv("RATE_LIMIT_GAMES", raising=False)
     app = create_app({"INSTANCE_PATH": str(tmp_path / "default")})
-    assert parse_rate(app.config["RATE_LIMIT_GAMES"]) == (60, 60)
+    assert app.config["RATE_LIMIT_GAMES"] == "60/minute"
+    assert create(app.test_client()).headers["X-RateLimit-Limit"] == "60"
 
 
 def test_the_window_moves(tmp_path):
     """Two a second: the third is refused until the first leaves the window (a real wait)."""
-    app = create_app({"INSTANCE_PATH": str(tmp_path / "moving"), "RATE_LIMIT_GAMES": "2/1"})
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "moving"), "RATE_LIMIT_GAMES": "2/second"})
     client = app.test_client()
     assert create(client).status_code == 201
     assert create(client).status_code == 201
@@ -157,12 +169,12 @@ def test_the_window_moves(tmp_path):
 @pytest.mark.parametrize(
     "value, rate",
     [
-        ("30/minute", (30, 60)),
-        ("30 per minute", (30, 60)),
-        ("5/10", (5, 10)),
-        ("100/hours", (100, 3600)),
-        (30, (30, 60)),
-        ("45", (45, 60)),
+        ("30/minute", "30/minute"),
+        ("30 per minute", "30 per minute"),
+        (" 10 per hour ", "10 per hour"),
+        ("5 per 10 seconds", "5 per 10 seconds"),
+        ("100/hours", "100/hours"),
+        ("10/second; 100/day", "10/second; 100/day"),
         (None, None),
         ("", None),
         (0, None),
@@ -173,7 +185,10 @@ def test_rate_syntax(value, rate):
     assert parse_rate(value) == rate
 
 
-@pytest.mark.parametrize("value", ["fast", "3/fortnight", "3/0", "-1/minute", "3/0.5", True, -3])
+@pytest.mark.parametrize(
+    "value",
+    ["fast", "3/fortnight", "3/0", "-1/minute", "3/0.5", "5/10", "45", "0/minute", True, 30],
+)
 def test_a_bad_rate_fails_at_start(tmp_path, value):
     with pytest.raises(ValueError):
         parse_rate(value)
@@ -182,16 +197,14 @@ def test_a_bad_rate_fails_at_start(tmp_path, value):
             create_app({"INSTANCE_PATH": str(tmp_path / "bad"), key: value})
 
 
-def test_the_limiter_is_reusable_outside_views(app):
-    with app.app_context():
-        active = ratelimit.limiter(app, "RATE_LIMIT_GAMES")
-    assert active is not None and (active.count, active.period) == (3, 60)
-    with app.test_request_context(environ_base={"REMOTE_ADDR": "198.51.100.9"}):
-        for _ in range(3):
-            ratelimit.limit("RATE_LIMIT_GAMES")
-        with pytest.raises(ratelimit.RateLimited) as refused:
-            ratelimit.limit("RATE_LIMIT_GAMES")
-    assert 55 <= refused.value.retry_after <= 60  # the first hit leaves in a minute
+def test_a_multiple_limit_refuses_at_the_first_exhausted(tmp_path):
+    app = create_app(
+        {"INSTANCE_PATH": str(tmp_path / "two"), "RATE_LIMIT_GAMES": "5/minute; 2/hour"}
+    )
+    client = app.test_client()
+    assert [create(client).status_code for _ in range(3)] == [201, 201, 429]
+    refused = create(client)
+    assert 3500 <= int(refused.headers["Retry-After"]) <= 3600  # the hour's limit
 
 
 @pytest.mark.parametrize(
@@ -209,6 +222,15 @@ def test_the_limiter_is_reusable_outside_views(app):
 )
 def test_counts_are_shared_through_the_redis_queue_unless_told_otherwise(config, uri):
     assert ratelimit.storage_uri(config) == uri
+
+
+def test_each_app_counts_in_its_own_store(tmp_path):
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "a")})
+    other = create_app(
+        {"INSTANCE_PATH": str(tmp_path / "b"), "SOCKETIO_MESSAGE_QUEUE": "redis://q:6379/0"}
+    )
+    stores = [type(a.extensions["ratelimit"].storage).__name__ for a in (app, other)]
+    assert stores == ["MemoryStorage", "RedisStorage"]
 
 
 @pytest.mark.parametrize(
@@ -263,25 +285,34 @@ def test_a_store_that_never_answers_does_not_hang_requests(tmp_path):
         assert create(client).status_code == 201  # not limited: the store cannot count
 
 
-def test_a_failed_store_is_asked_again_after_a_pause(app, monkeypatch):
-    """After a failure the store is left alone for a few seconds, then counting resumes."""
-    with app.app_context():
-        active = ratelimit.limiter(app, "RATE_LIMIT_GAMES")
-    calls = []
+class FlakyStore:
+    """A store whose health the test decides (``Storage.check`` is all StoreHealth asks)."""
 
-    def broken(*args):
-        calls.append(args)
-        raise ConnectionError("store down")
+    def __init__(self) -> None:
+        self.up, self.checks = False, 0
 
+    def check(self) -> bool:
+        self.checks += 1
+        return self.up
+
+
+def test_a_failed_store_is_asked_again_after_a_pause(caplog):
+    """While the store is down it is asked once every few seconds, not per request;
+    counting resumes at the first check that finds it back."""
     clock = [1000.0]
-    monkeypatch.setattr(ratelimit.time, "monotonic", lambda: clock[0])
-    real_hit = active.strategy.hit
-    monkeypatch.setattr(active.strategy, "hit", broken)
-    assert active.hit("198.51.100.7") is None and len(calls) == 1
-    assert active.hit("198.51.100.7") is None and len(calls) == 1  # not asked again yet
-    monkeypatch.setattr(active.strategy, "hit", real_hit)
-    clock[0] += ratelimit.RETRY_STORAGE_AFTER + 0.1
-    assert [active.hit("198.51.100.7") for _ in range(4)][-1] is not None  # 3/minute again
+    store = FlakyStore()
+    health = ratelimit.StoreHealth(store, clock=lambda: clock[0])
+    with caplog.at_level("WARNING", logger="server.web.ratelimit"):
+        assert health.store_is_down() and store.checks == 1
+        clock[0] += ratelimit.RECHECK_AFTER - 0.1
+        assert health.store_is_down() and store.checks == 1  # not asked again yet
+        clock[0] += 0.2
+        assert health.store_is_down() and store.checks == 2
+        store.up = True
+        clock[0] += ratelimit.RECHECK_AFTER
+        assert not health.store_is_down() and store.checks == 3
+        assert not health.store_is_down() and store.checks == 3
+    assert len(caplog.records) == 1  # one warning: the second failure came within a minute
 
 
 # -- behind a reverse proxy ----------------------------------------------------

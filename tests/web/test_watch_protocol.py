@@ -15,13 +15,6 @@ import time
 import psutil
 import pytest
 
-from benchmarks.bench_stream import (
-    WatchClient,
-    spawn_server,
-    start_payload,
-    stop_server,
-    stream_run,
-)
 from server.app import create_app
 from server.config import origins as cors_origins
 from server.engine.board import Board
@@ -30,6 +23,13 @@ from server.engine.theory import verify
 from server.serving import make_server
 from server.stream.encode import DecodedBacktrack, DecodedMove, decode
 from server.web.watch_socket import registry
+from tests.support.watch import (
+    WatchClient,
+    spawn_server,
+    start_payload,
+    stop_server,
+    stream_run,
+)
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +170,6 @@ def test_node_budget_ends_the_run(clients):
 
 
 def test_construction_streams_its_tour(clients):
-    pytest.importorskip("server.engine.construct")  # being written alongside
     client = clients(keep=True)
     ack = client.start(start_payload("c", rows=60, cols=70, start=[5, 9], algorithm="construct"))
     assert ack["ok"] and ack["start"] == 5 * 70 + 9

@@ -1,4 +1,4 @@
-"""Real server processes for the scale-out, churn and fuzz tests (and benchmarks/loadtest.py).
+"""Real server processes for the scale-out, churn and fuzz tests and the benchmarks.
 
 * :func:`start_redis` runs a throwaway ``redis-server`` on a free loopback port
   (no persistence, its files in a temporary directory);

@@ -1,0 +1,160 @@
+"""The python-socketio / python-engineio internals the app patches, and their pins.
+
+server/web/socket_guards.py and server/web/socket_packets.py subclass, wrap or replace
+private parts of both libraries.  pyproject.toml pins each library to the one minor
+release these were written against; this module fails when an installed release drops
+a hook, renames it, or changes its shape (parameters, attributes, who calls it), so an
+upgrade is a deliberate change of the pins and of this test, never a surprise in
+production.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import tomllib
+from importlib.metadata import version
+from pathlib import Path
+
+import engineio
+import engineio.json
+import pytest
+import socketio
+from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
+from engineio.exceptions import SocketIsClosedError
+from engineio.payload import Payload
+from engineio.socket import Socket
+from flask_socketio import SocketIO
+from packaging.requirements import Requirement
+from packaging.version import Version
+from socketio import packet as sio
+from socketio.base_manager import BaseManager
+
+from server.web.socket_guards import MAX_INT_DIGITS
+
+ROOT = Path(__file__).resolve().parents[2]
+PATCHED = ("python-socketio", "python-engineio")
+
+
+def pinned(name: str) -> Requirement:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    for line in project["dependencies"]:
+        requirement = Requirement(line)
+        if requirement.name == name:
+            return requirement
+    raise AssertionError(f"{name} is not a dependency in pyproject.toml")
+
+
+# -- the pins ----------------------------------------------------------------------------
+@pytest.mark.parametrize("name", PATCHED)
+def test_each_patched_library_is_pinned_to_one_minor_release(name):
+    specifier = pinned(name).specifier
+    installed = Version(version(name))
+    major, minor = installed.major, installed.minor
+    assert installed in specifier, f"{name} {installed} is outside pyproject's {specifier}"
+    assert Version(f"{major}.{minor}.0") in specifier
+    assert Version(f"{major}.{minor + 1}.0") not in specifier, f"{name}: pin the minor"
+    constraints = (ROOT / "constraints.txt").read_text(encoding="utf-8")
+    exact = re.search(rf"^{re.escape(name)}==(\S+)$", constraints, re.M | re.I)
+    assert exact and Version(exact[1]) == installed, f"constraints.txt: {name}=={installed}"
+
+
+# -- the shapes --------------------------------------------------------------------------
+# (owner, attribute, its parameters): every method the app overrides, wraps or calls
+# outside the libraries' documented API, with the parameters it relies on
+SIGNATURES = [
+    (sio.Packet, "__init__", "self packet_type data namespace id binary encoded_packet"),
+    (sio.Packet, "decode", "self encoded_packet"),  # EventShapeCheck.decode
+    (sio.Packet, "add_attachment", "self attachment"),  # EventShapeCheck.add_attachment
+    (sio.Packet, "data_is_binary", "data"),  # QuickBinaryCheck, a classmethod
+    (socketio.Server, "_handle_eio_message", "self eio_sid data"),  # MessageGuard.handler
+    (BaseManager, "is_connected", "self sid namespace"),  # server/web/sockets.py
+    (engineio.Server, "on", "self event handler"),
+    (engineio.Server, "send_packet", "self sid pkt"),  # ClosedSafeSend
+    (Socket, "__init__", "self server sid"),
+    (Socket, "close", "self wait abort reason"),  # hang_up: close(wait=False, abort=False)
+    (Socket, "send", "self pkt"),
+    (SimpleWebSocketWSGI, "__init__", "self handler server kwargs"),  # FrameCheckedWebSocket
+    (SimpleWebSocketWSGI, "wait", "self"),  # FrameCheckedWebSocket.wait
+]
+
+
+@pytest.mark.parametrize(
+    "owner, name, parameters", SIGNATURES, ids=[f"{o.__name__}.{n}" for o, n, _ in SIGNATURES]
+)
+def test_every_patched_method_keeps_its_parameters(owner, name, parameters):
+    method = getattr(owner, name, None)
+    assert callable(method), f"{owner.__module__}.{owner.__name__}.{name} is gone"
+    found = list(inspect.signature(method).parameters)
+    assert found == parameters.split(), f"{owner.__name__}.{name}{inspect.signature(method)}"
+
+
+def test_data_is_binary_is_a_classmethod():
+    assert isinstance(inspect.getattr_static(sio.Packet, "data_is_binary"), classmethod)
+
+
+def test_the_packet_module_keeps_its_types_and_json():
+    assert (sio.CONNECT, sio.DISCONNECT, sio.EVENT, sio.ACK) == (0, 1, 2, 3)
+    assert (sio.CONNECT_ERROR, sio.BINARY_EVENT, sio.BINARY_ACK) == (4, 5, 6)
+    assert callable(sio.Packet.json.loads) and callable(sio.Packet.json.dumps)
+
+
+def test_python_socketio_decodes_with_its_packet_class_and_its_json():
+    """Replacing ``packet_class`` (and its ``json``) changes how every message is read."""
+    server = socketio.Server(async_mode="threading")
+    assert server.packet_class is sio.Packet
+    assert server.eio.handlers["message"] == server._handle_eio_message
+    read = []
+
+    class Recording(sio.Packet):
+        class json:  # the module python-socketio's packets call
+            dumps = staticmethod(engineio.json.dumps)
+
+            @staticmethod
+            def loads(text, **kwargs):
+                read.append(text)
+                return engineio.json.loads(text, **kwargs)
+
+    server.packet_class = Recording
+    server._handle_eio_message("no-such-sid", '2/nowhere,["x",1]')
+    assert read == ['["x",1]']
+    assert Recording(sio.EVENT, data=["a", b"!"]).packet_type == sio.BINARY_EVENT
+
+
+def test_engineio_keeps_the_state_the_guards_read_and_replace():
+    server = engineio.Server(async_mode="threading", max_http_buffer_size=1234)
+    assert server._async["websocket"] is SimpleWebSocketWSGI  # private: replaced by a subclass
+    assert isinstance(server.sockets, dict) and isinstance(server.handlers, dict)
+    assert server.max_http_buffer_size == 1234
+    assert isinstance(Payload.max_decode_packets, int)
+    sock = Socket(server, "sid")
+    assert (sock.closed, sock.upgraded) == (False, False)
+    sock.closed = True
+    with pytest.raises(SocketIsClosedError):  # what ClosedSafeSend drops
+        sock.send(engineio.packet.Packet(engineio.packet.NOOP))
+
+
+def test_every_packet_to_a_client_goes_through_send_packet():
+    """ClosedSafeSend wraps ``send_packet`` on the instance: ``send`` must look it up there."""
+    server = engineio.Server(async_mode="threading")
+    sent = []
+    server.send_packet = lambda sid, pkt: sent.append((sid, pkt.data))
+    server.send("sid", "hello")
+    assert sent == [("sid", "hello")]
+
+
+def test_the_websocket_class_is_made_through_the_async_table():
+    """FrameCheckedWebSocket replaces the table's entry: the upgrade must read it there."""
+    source = inspect.getsource(Socket._upgrade_websocket)
+    assert "self.server._async['websocket'](" in source.replace('"', "'")
+
+
+def test_engineio_json_still_refuses_integers_longer_than_the_guard_expects():
+    """PacketJson reads them as floats because engine.io's JSON does not read them at all."""
+    engineio.json.loads("1" * MAX_INT_DIGITS)
+    with pytest.raises(ValueError):
+        engineio.json.loads("1" * (MAX_INT_DIGITS + 1))
+
+
+def test_flask_socketio_exposes_the_server_and_its_namespaces():
+    assert {"server", "namespace_handlers"} <= set(vars(SocketIO()))
