@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_browser_stream import serve
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 
 QUERY = "rows=8&cols=8&start=0,0&algorithm=seed&speed=10&go=1&lang=en"
 NODES = 251_825_408

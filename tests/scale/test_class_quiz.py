@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.follower import SIX_BY_SIX, Follower, Teacher, reference
-from tests.waiting import wait_until
+from tests.support.waiting import wait_until
 from tests.web.test_class_quiz import events_held
 
 from .servers import open_class_room

@@ -17,7 +17,7 @@ from server.classroom.models import QuizAnswer, QuizQuestion
 from server.db import db
 from server.engine.board import Board
 from tests.support.follower import NAMESPACE, SIX_BY_SIX, Teacher, reference
-from tests.waiting import wait_until
+from tests.support.waiting import wait_until
 from tests.web import test_class_socket as class_socket_tests
 
 live = class_socket_tests.live  # the same in-process server and its members

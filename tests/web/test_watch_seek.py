@@ -22,8 +22,8 @@ from server.serving import make_server
 from server.stream.encode import DecodedMove, count_events, decode
 from server.stream.spec import MAX_SEEK_INDEX
 from server.web.watch_socket import registry
+from tests.support.waiting import wait_until
 from tests.tourcheck import assert_tour
-from tests.waiting import wait_until
 
 SIX = {"rows": 6, "cols": 6, "start": [0, 0], "algorithm": "seed"}
 
