@@ -1,8 +1,9 @@
 """The JSON API of the Play page (docs/api.md): parse strictly, call server.game, answer.
 
-Integers must be JSON integers (``true`` is not 1, ``3.0`` is not 3), booleans
-must be ``true``/``false``; fields the contract does not name are ignored.
-Every refusal is a 4xx ``{"error", "code"}`` in the request's language.
+Bodies are validated by their models (server/web/bodies.py): integers must be JSON
+integers (``true`` is not 1, ``3.0`` is not 3), booleans ``true``/``false``; fields the
+contract does not name are ignored.  Every refusal is a 4xx ``{"error", "code"}`` in
+the request's language.
 """
 
 from __future__ import annotations
@@ -11,13 +12,16 @@ import json
 import re
 
 from flask import Blueprint, jsonify, request
+from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ..engine.theory import tour_verdict
 from ..game import rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
+from .bodies import Move, NewGame, Score, Undo
 from .ratelimit import RateLimited, limit
+from .refusals import API, refusal_of
 from .text import has_lone_surrogate
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -36,13 +40,22 @@ HTTP_STATUS = {
 }
 RATE_LIMIT_DETAILS = {"RATE_LIMIT_GAMES": "games"}
 HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
-MISSING = object()
 
 
 # -- errors -------------------------------------------------------------------
 def _error(code: str, status: int, detail: str | None = None, params: dict | None = None):
     key = f"error.{code}.{detail}" if f"error.{code}.{detail}" in MESSAGES else f"error.{code}"
+    return _answer(code, key, status, params)
+
+
+def _answer(code: str, key: str, status: int, params: dict | None = None):
     return jsonify(error=text(key, request_lang(), params), code=code), status
+
+
+@bp.errorhandler(ValidationError)
+def invalid(err: ValidationError):
+    refusal = refusal_of(err, API)
+    return _answer(refusal.code, refusal.key, HTTP_STATUS[refusal.code], refusal.params)
 
 
 @bp.errorhandler(RuleError)
@@ -88,27 +101,6 @@ def _body() -> dict:
     if has_lone_surrogate(body):
         raise RuleError("bad-request", "text")
     return body
-
-
-def _int(body: dict, name: str, default=MISSING) -> int:
-    value = body.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("bad-request", field=name)
-    return value
-
-
-def _bool(body: dict, name: str, default=MISSING) -> bool:
-    value = body.get(name, default)
-    if not isinstance(value, bool):
-        raise RuleError("bad-request", field=name)
-    return value
-
-
-def _str(body: dict, name: str) -> str:
-    value = body.get(name)
-    if not isinstance(value, str):
-        raise RuleError("bad-request", field=name)
-    return value
 
 
 def _query_int(name: str, required: bool = True) -> int | None:
@@ -189,10 +181,8 @@ def _state_json(loaded: service.Loaded) -> dict:
 @bp.post("/games")
 def create_game():
     limit("RATE_LIMIT_GAMES")  # per client address; 429 with Retry-After beyond it
-    body = _body()
-    rows, cols = _int(body, "rows"), _int(body, "cols")
-    closed = _bool(body, "closed", False)
-    return jsonify(_state_json(service.create_game(rows, cols, closed))), 201
+    body = NewGame.model_validate(_body())
+    return jsonify(_state_json(service.create_game(body.rows, body.cols, body.closed))), 201
 
 
 @bp.get("/games/<game_id>")
@@ -202,21 +192,18 @@ def get_game(game_id: str):
 
 @bp.post("/games/<game_id>/moves")
 def make_move(game_id: str):
-    body = _body()
+    body = Move.model_validate(_body())
     now = service.now()
-    if "random" in body:
-        if body["random"] is not True or "row" in body or "col" in body:
-            raise RuleError("bad-request", field="random")
+    if body.random:
         loaded, _ = service.change(game_id, lambda s: rules.random_first_move(s, now))
     else:
-        row, col = _int(body, "row"), _int(body, "col")
-        loaded, _ = service.change(game_id, lambda s: rules.move(s, row, col, now))
+        loaded, _ = service.change(game_id, lambda s: rules.move(s, body.row, body.col, now))
     return jsonify(_state_json(loaded))
 
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):
-    count = _int(_body(), "count", 1)
+    count = Undo.model_validate(_body()).count
     loaded, _ = service.change(game_id, lambda s: rules.undo(s, count))
     return jsonify(_state_json(loaded))
 
@@ -248,7 +235,7 @@ def hint(game_id: str):
 
 @bp.post("/games/<game_id>/score")
 def submit_score(game_id: str):
-    name = _str(_body(), "name")
+    name = Score.model_validate(_body()).name
     return jsonify(service.submit_score(game_id, name)), 201
 
 

@@ -1,6 +1,6 @@
 """Socket.IO namespace ``/watch``: the live search stream of docs/protocol.md.
 
-The handlers only translate: a message is validated by :mod:`server.stream.spec`,
+The handlers only translate: a message is validated by its model (server/stream/spec.py),
 handed to the app's :class:`~server.stream.runs.RunRegistry`, and every refusal is
 answered by :class:`~server.web.sockets.AnsweringNamespace`.  No handler searches:
 each run's search runs in its own background task.
@@ -18,12 +18,12 @@ from ..i18n import request_lang
 from ..stream.runs import ClientGone, Run, RunRegistry
 from ..stream.source import open_events, root_prefix
 from ..stream.spec import (
+    CreditMessage,
     GameInfo,
     ProtocolError,
     RunSpec,
-    parse_credit,
+    StopMessage,
     parse_start,
-    parse_stop,
     run_of,
 )
 from .sockets import AnsweringNamespace, is_client_event, server
@@ -91,15 +91,15 @@ class WatchNamespace(AnsweringNamespace):
         conn = self._connection(payload)
         runs = registry()
         runs.admit(conn)
-        run_id, events = parse_credit(payload)
-        runs.grant(conn, run_id, events)
-        return {"ok": True, "run": run_id}
+        message = CreditMessage.model_validate(payload)
+        runs.grant(conn, message.run, message.events)
+        return {"ok": True, "run": message.run}
 
     def on_stop(self, payload):
         conn = self._connection(payload)
         runs = registry()
         runs.admit(conn)
-        run_id = parse_stop(payload)
+        run_id = StopMessage.model_validate(payload).run
         runs.stop(conn, run_id)
         return {"ok": True, "run": run_id}
 
