@@ -9,7 +9,6 @@ the request's language.
 from __future__ import annotations
 
 import json
-import re
 
 from flask import Blueprint, jsonify, request
 from pydantic import ValidationError
@@ -19,7 +18,7 @@ from ..engine.theory import tour_verdict
 from ..game import rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
-from .bodies import Move, NewGame, Score, Undo
+from .bodies import BoardQuery, Move, NewGame, Score, TheoryQuery, Undo
 from .ratelimit import RateLimited, limit
 from .refusals import API, refusal_of
 from .text import has_lone_surrogate
@@ -101,28 +100,6 @@ def _body() -> dict:
     if has_lone_surrogate(body):
         raise RuleError("bad-request", "text")
     return body
-
-
-def _query_int(name: str, required: bool = True) -> int | None:
-    value = request.args.get(name)
-    if value is None and not required:
-        return None
-    if value is None or not re.fullmatch(r"-?\d{1,6}", value):
-        raise RuleError("bad-request", field=name)
-    return int(value)
-
-
-def _query_bool(name: str) -> bool:
-    value = request.args.get(name, "false").lower()
-    if value not in ("true", "false", "1", "0"):
-        raise RuleError("bad-request", field=name)
-    return value in ("true", "1")
-
-
-def _board_query() -> tuple[int, int, bool]:
-    rows, cols = _query_int("rows"), _query_int("cols")
-    rules.new_game(rows, cols, False)  # validates the range
-    return rows, cols, _query_bool("closed")
 
 
 # -- answers ------------------------------------------------------------------
@@ -241,21 +218,14 @@ def submit_score(game_id: str):
 
 @bp.get("/leaderboard")
 def leaderboard():
-    return jsonify(service.leaderboard(*_board_query()))
+    query = BoardQuery.model_validate(request.args.to_dict())
+    return jsonify(service.leaderboard(query.rows, query.cols, query.closed))
 
 
 @bp.get("/theory")
 def theory():
-    rows, cols, closed = _board_query()
-    row, col = _query_int("row", required=False), _query_int("col", required=False)
-    start = None
-    if (row is None) != (col is None):
-        raise RuleError("bad-request", field="row" if row is None else "col")
-    if row is not None:
-        if not (0 <= row < rows and 0 <= col < cols):
-            raise RuleError("bad-request", field="row" if not 0 <= row < rows else "col")
-        start = row * cols + col
-    verdict = tour_verdict(rows, cols, closed=closed, start=start)
+    query = TheoryQuery.model_validate(request.args.to_dict())
+    verdict = tour_verdict(query.rows, query.cols, closed=query.closed, start=query.start)
     return jsonify(_verdict_json(verdict, request_lang()))
 
 

@@ -1,4 +1,4 @@
-"""The JSON API's request bodies (docs/api.md), as strict pydantic models.
+"""The JSON API's request bodies and queries (docs/api.md), as strict pydantic models.
 
 A field missing or of the wrong type is 400 ``bad-request`` naming the field (worded by
 server/web/refusals.py); a board out of range is ``bad-board``.  The game's rules
@@ -8,9 +8,10 @@ board or onto a visited square, an undo past the start, a name.
 
 from __future__ import annotations
 
-from typing import Annotated
+import re
+from typing import Annotated, Any
 
-from pydantic import Field, Strict, model_validator
+from pydantic import BeforeValidator, Field, Strict, model_validator
 
 from ..game.rules import MAX_SIDE, MIN_SIDE
 from ..game.service import NAME_MAX
@@ -68,9 +69,71 @@ class Score(Message):
     ]
 
 
+# -- queries: text that reads as a number or a flag -----------------------------------------
+QUERY_NUMBER = re.compile(r"-?\d{1,6}")
+QUERY_FLAGS = {"true": True, "1": True, "false": False, "0": False}
+
+
+def _query_number(value: Any) -> Any:
+    """``"12"`` reads as 12; anything else stays text (and is refused as not a number)."""
+    return int(value) if isinstance(value, str) and QUERY_NUMBER.fullmatch(value) else value
+
+
+def _query_flag(value: Any) -> Any:
+    return QUERY_FLAGS.get(value.lower(), value) if isinstance(value, str) else value
+
+
+QueryNumber = Annotated[
+    int, BeforeValidator(_query_number), Strict(), Field(description="up to 6 digits")
+]
+QueryFlag = Annotated[
+    bool, BeforeValidator(_query_flag), Strict(), Field(description="true, false, 1 or 0")
+]
+
+
+class BoardQuery(Message):
+    """``GET /api/leaderboard?rows=&cols=&closed=``."""
+
+    rows: QueryNumber
+    cols: QueryNumber
+    closed: QueryFlag = False
+
+    @model_validator(mode="after")
+    def _board_in_range(self) -> BoardQuery:
+        if not (MIN_SIDE <= self.rows <= MAX_SIDE and MIN_SIDE <= self.cols <= MAX_SIDE):
+            raise refuse("bad-board", "error.bad-board")
+        return self
+
+
+class TheoryQuery(BoardQuery):
+    """``GET /api/theory?rows=&cols=&closed=&row=&col=``: ``row`` and ``col`` together or not
+    at all, on the board."""
+
+    row: QueryNumber | None = None
+    col: QueryNumber | None = None
+
+    @model_validator(mode="after")
+    def _start_on_the_board(self) -> TheoryQuery:
+        if (self.row is None) != (self.col is None):
+            raise refuse(
+                "bad-request", "error.bad-request", field="row" if self.row is None else "col"
+            )
+        if self.row is not None and not 0 <= self.row < self.rows:
+            raise refuse("bad-request", "error.bad-request", field="row")
+        if self.col is not None and not 0 <= self.col < self.cols:
+            raise refuse("bad-request", "error.bad-request", field="col")
+        return self
+
+    @property
+    def start(self) -> int | None:
+        return None if self.row is None else self.row * self.cols + self.col
+
+
 BODIES: dict[str, type[Message]] = {
     "POST /api/games": NewGame,
     "POST /api/games/<id>/moves": Move,
     "POST /api/games/<id>/undo": Undo,
     "POST /api/games/<id>/score": Score,
+    "GET /api/leaderboard": BoardQuery,
+    "GET /api/theory": TheoryQuery,
 }
