@@ -97,6 +97,16 @@ Square = Annotated[
 ]
 
 
+def error_codes(codes: dict[str, str], **extra: dict[str, Any]) -> Any:
+    """A ``code`` field taking one of ``codes`` (code -> meaning), each a ``const`` of the
+    JSON Schema with its meaning (and ``extra[code]``, e.g. an HTTP status)."""
+    one_of = [
+        {"const": code, "description": meaning, **extra.get(code, {})}
+        for code, meaning in codes.items()
+    ]
+    return Annotated[str, Field(json_schema_extra={"oneOf": one_of})]
+
+
 class Message(BaseModel):
     """A client message: strict, immutable, unknown fields ignored."""
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field, Strict, model_validator
+from pydantic import BaseModel, Field, Strict, model_validator
 
 from ..game.rules import MAX_SIDE as PUZZLE_MAX_SIDE
 from ..game.rules import MIN_SIDE as PUZZLE_MIN_SIDE
 from ..game.service import NAME_MAX
-from ..stream.spec import Algorithm, Pruning, Side, check_board
-from ..validation import Message, Square, flag, refuse, refused, whole
+from ..stream.spec import Algorithm, Closed, Pruning, Side, check_board
+from ..validation import Message, Square, error_codes, flag, refuse, refused, whole
 
 CODE_MAX = 32  # a typed code, before spaces and dashes are dropped
 TOKEN_MAX = 128
@@ -32,7 +32,6 @@ Seq = whole(1, MAX_SEQ, doc="the teacher page's message number, each higher than
 Gen = whole(0, MAX_SEQ, doc="the demo generation the control is for")
 Index = whole(0, MAX_INDEX, doc="an event index of the demo")
 Playing = flag("whether the class's index moves on by itself")
-Closed = flag("closed tour: the knight ends a knight's move from its start")
 PuzzleSide = whole(
     PUZZLE_MIN_SIDE,
     PUZZLE_MAX_SIDE,
@@ -76,7 +75,9 @@ class SettingsMessage(Message):
     rows: Side
     cols: Side
     closed: Closed
-    start: Square
+    start: Square = Field(
+        json_schema_extra={"x-error": "bad-board", "description": "[row, col], on the board"}
+    )
 
     @model_validator(mode="after")
     def _on_the_board(self) -> SettingsMessage:
@@ -111,7 +112,7 @@ class PuzzleMessage(Message):
     rows: PuzzleSide
     cols: PuzzleSide
     closed: Closed
-    start: Square
+    start: Square = Field(json_schema_extra={"description": "[row, col], on the board"})
 
     @model_validator(mode="after")
     def _on_the_board(self) -> PuzzleMessage:
@@ -146,7 +147,7 @@ class EmptyMessage(Message):
     """A message whose payload carries nothing (``heartbeat``, ``close``)."""
 
 
-MESSAGES: dict[str, type[Message] | None] = {
+MESSAGES: dict[str, type[Message]] = {
     "join": JoinMessage,
     "heartbeat": EmptyMessage,
     "sync": SyncMessage,
@@ -157,3 +158,42 @@ MESSAGES: dict[str, type[Message] | None] = {
     "solve": SolveMessage,
     "solved": SolvedMessage,
 }
+ERRORS = {
+    "bad-request": "a payload that is not an object; a field missing, of the wrong type or"
+    " out of its range (the message names the field); `join` on a connection that joined",
+    "bad-board": "`settings`: the board or the start as `/watch`'s `start` refuses them",
+    "unknown-algorithm": "`settings`: `algorithm` unknown, as on `/watch`",
+    "rate-limited": "too many messages (see Limits); at most one such `error` event a second",
+    "unknown-room": "no room has this code (or it was closed)",
+    "expired": "the room was idle for longer than `CLASS_ROOM_TTL`",
+    "bad-token": "a `token` that is not the room's",
+    "not-joined": "a message other than `join` before joining",
+    "not-teacher": "a teacher's message (`settings`, `control`, `puzzle`, `close`) from a student",
+    "stale": "`control` or `sync` for another demo generation than the room's (with `gen`"
+    " and `state`)",
+    "superseded": "a `settings` or `control` whose `seq` is not newer than the last one"
+    " applied (with `state`)",
+    "bad-puzzle": "a puzzle's `rows`/`cols` out of range",
+    "no-puzzle": "`solve` while there is no puzzle",
+    "bad-name": "a `solve` name that is not 1..24 characters of text",
+    "full": "the puzzle's attempts (5 per connection, 500 per puzzle) or the process's"
+    " `CLASS_MAX_MEMBERS` are taken",
+    "unknown-entry": "`solved` for a game that is no attempt at the current puzzle in this room",
+    "not-solved": "`solved` for a game the server has not seen won",
+    "busy": "the database was held by another writer for longer than it waits: nothing"
+    " changed, try again",
+    "internal": "a bug, logged by the server; nothing changed",
+}
+
+
+ErrorCode = error_codes(ERRORS)
+
+
+class ErrorEvent(BaseModel):
+    """The ``error`` event, and the ``error`` of a refused acknowledgement."""
+
+    run: None = Field(description="always null on `/class`")
+    code: ErrorCode
+    message: str = Field(description="why, in the connection's language")
+    gen: int | None = Field(None, description="`stale`: the room's demo generation")
+    state: dict | None = Field(None, description="`stale`, `superseded`: the room's state")

@@ -126,10 +126,13 @@ class Run:
         self.connection: Connection | None = None
 
     # -- called from handler threads ---------------------------------------------------
-    def grant(self, events: int) -> None:
+    def grant(self, events: int) -> int:
+        """Add credit, capped at the outstanding maximum; how much was added."""
         with self._cond:
+            before = self.credit
             self.credit = min(self.credit + events, self._limits.max_credit)
             self._cond.notify_all()
+            return self.credit - before
 
     def stop(self, *, silent: bool = False) -> None:
         if silent:
@@ -361,12 +364,11 @@ class RunRegistry:
                 raise ProtocolError("unknown-run", None, run_id)
             return run
 
-    def grant(self, conn: Connection, run_id: str, events: int) -> Run | None:
-        """Add credit; None (quietly) for a run that has just finished."""
+    def grant(self, conn: Connection, run_id: str, events: int) -> int | None:
+        """Add credit: the events granted (fewer when capped); None (quietly) for a run
+        that has just finished."""
         run = self._find(conn, run_id)
-        if run is not None:
-            run.grant(events)
-        return run
+        return run.grant(events) if run is not None else None
 
     def stop(self, conn: Connection, run_id: str) -> Run | None:
         run = self._find(conn, run_id)

@@ -16,10 +16,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field, PrivateAttr, Strict, ValidationInfo, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    Field,
+    PrivateAttr,
+    Strict,
+    ValidationInfo,
+    model_validator,
+)
 
 from ..engine.theory import tour_verdict
-from ..validation import Message, Square, flag, refuse, refused, whole
+from ..validation import Message, Square, error_codes, flag, refuse, refused, whole
 
 ALGORITHMS = ("seed", "warnsdorff", "construct")
 MIN_SIDE = 3
@@ -107,6 +115,8 @@ Side = Annotated[
         },
     ),
 ]
+WITHOUT_GAME = {"x-absent": "required without `game` (which decides it)"}
+Closed = flag("closed tour: the knight ends a knight's move from its start")
 Pruning = flag("every provably safe pruning the engine offers")
 Events = whole(
     1,
@@ -190,10 +200,17 @@ class StartMessage(Message):
     node_budget: NodeBudget | None = None
     time_limit: TimeLimit | None = None
     game: GameId | None = None
-    rows: Side | None = None
-    cols: Side | None = None
-    closed: bool | None = Field(None, strict=True)
-    start: Square | None = None
+    rows: Side | None = Field(None, json_schema_extra=WITHOUT_GAME)
+    cols: Side | None = Field(None, json_schema_extra=WITHOUT_GAME)
+    closed: Closed | None = Field(None, json_schema_extra=WITHOUT_GAME)
+    start: Square | None = Field(
+        None,
+        json_schema_extra={
+            "x-absent": "required unless `game` has moves",
+            "x-error": "bad-board",
+            "description": "[row, col], on the board",
+        },
+    )
     _spec: RunSpec = PrivateAttr()
 
     @model_validator(mode="before")
@@ -274,6 +291,34 @@ MESSAGES: dict[str, type[Message]] = {
     "credit": CreditMessage,
     "stop": StopMessage,
 }
+ERRORS = {
+    "bad-request": "a payload that is not an object; a field missing, of the wrong type or out"
+    " of its range (`run`, `window`, `events`, `game`); a live run's id used again;"
+    " `construct` asked to continue a game that has moves",
+    "unknown-algorithm": "`algorithm` is none of " + ", ".join(f"`{a}`" for a in ALGORITHMS),
+    "bad-board": f"`rows`/`cols` out of {MIN_SIDE}..{MAX_SIDE} ({MAX_SIDE_CONSTRUCT} for"
+    " `construct`), `start` off the board, or `construct` on a board where theory proves"
+    " there is no tour (the message says why)",
+    "bad-budget": "`node_budget` or `time_limit` out of its range",
+    "too-many-runs": "the connection's, the client address's or the server's runs are all"
+    " taken (see Limits)",
+    "unknown-run": "`credit` or `stop` for a run id the connection never started (or started"
+    " more than 32 runs ago)",
+    "unknown-game": "`game` names no stored game, or one whose path cannot be continued",
+    "rate-limited": "too many messages (see Limits); at most one such `error` event a second,"
+    " every acknowledgement asked for still comes",
+}
+
+
+ErrorCode = error_codes(ERRORS)
+
+
+class ErrorEvent(BaseModel):
+    """The ``error`` event, and the ``error`` of a refused acknowledgement."""
+
+    run: str | None = Field(description="the payload's run id when it had a well-formed one")
+    code: ErrorCode
+    message: str = Field(description="why, in the connection's language")
 
 
 def parse_start(payload, load_game: Callable[[str], GameInfo | None] | None = None) -> RunSpec:

@@ -18,25 +18,14 @@ from ..engine.theory import tour_verdict
 from ..game import rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
-from .bodies import BoardQuery, Move, NewGame, Score, TheoryQuery, Undo
+from .bodies import ERRORS, BoardQuery, Move, NewGame, Score, TheoryQuery, Undo
 from .ratelimit import RateLimited, limit
 from .refusals import API, refusal_of
 from .text import has_lone_surrogate
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-HTTP_STATUS = {
-    "bad-request": 400,
-    "bad-board": 400,
-    "bad-name": 400,
-    "unknown-game": 404,
-    "illegal-move": 409,
-    "game-over": 409,
-    "bad-undo": 409,
-    "not-won": 409,
-    "already-submitted": 409,
-    "conflict": 409,
-}
+HTTP_STATUS = {code: status for code, (status, _when) in ERRORS.items()}
 RATE_LIMIT_DETAILS = {"RATE_LIMIT_GAMES": "games"}
 HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field, Strict, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, Strict, model_validator
 
 from ..game.rules import MAX_SIDE, MIN_SIDE
 from ..game.service import NAME_MAX
-from ..validation import Message, flag, refuse, refused, whole
+from ..validation import Message, error_codes, flag, refuse, refused, whole
 
 Side = whole(MIN_SIDE, MAX_SIDE, refused("bad-board", "error.bad-board"))
 Closed = flag("closed tour: end a knight's move from the start")
@@ -91,11 +91,14 @@ QueryFlag = Annotated[
 ]
 
 
+QUERY_SIDE = {"minimum": MIN_SIDE, "maximum": MAX_SIDE, "x-error": "bad-board"}
+
+
 class BoardQuery(Message):
     """``GET /api/leaderboard?rows=&cols=&closed=``."""
 
-    rows: QueryNumber
-    cols: QueryNumber
+    rows: QueryNumber = Field(json_schema_extra=QUERY_SIDE)
+    cols: QueryNumber = Field(json_schema_extra=QUERY_SIDE)
     closed: QueryFlag = False
 
     @model_validator(mode="after")
@@ -109,8 +112,8 @@ class TheoryQuery(BoardQuery):
     """``GET /api/theory?rows=&cols=&closed=&row=&col=``: ``row`` and ``col`` together or not
     at all, on the board."""
 
-    row: QueryNumber | None = None
-    col: QueryNumber | None = None
+    row: QueryNumber | None = Field(None, description="0..rows-1, with `col`")
+    col: QueryNumber | None = Field(None, description="0..cols-1, with `row`")
 
     @model_validator(mode="after")
     def _start_on_the_board(self) -> TheoryQuery:
@@ -137,3 +140,45 @@ BODIES: dict[str, type[Message]] = {
     "GET /api/leaderboard": BoardQuery,
     "GET /api/theory": TheoryQuery,
 }
+ERRORS = {  # code: (HTTP status, when)
+    "bad-request": (
+        400,
+        "a body that is not a JSON object (or not UTF-8, or nested too deep), text that is not"
+        " Unicode, a field missing or of the wrong type, a query that is no number or flag",
+    ),
+    "bad-board": (400, f"`rows`/`cols` out of {MIN_SIDE}..{MAX_SIDE}"),
+    "bad-name": (
+        400,
+        "a name that is empty, longer than 24 characters or holds control characters",
+    ),
+    "unknown-game": (404, "no game has this id"),
+    "not-found": (404, "no such `/api/` route"),
+    "method-not-allowed": (405, "a method the route does not take"),
+    "illegal-move": (409, "a square off the board, visited, or not a knight's move away"),
+    "game-over": (409, "a move, undo, restart or hint in a won game"),
+    "bad-undo": (409, "an undo beyond the knight's placement (`count` < 1 or > moves made)"),
+    "not-won": (409, "a score for a game the server did not see won"),
+    "already-submitted": (409, "a second score for the same game"),
+    "conflict": (
+        409,
+        "another request changed the same game at the same moment and retrying did not settle"
+        " it: try again",
+    ),
+    "too-large": (413, "a body over `MAX_CONTENT_LENGTH` (64 KiB)"),
+    "rate-limited": (
+        429,
+        "one client creates games too fast (`RATE_LIMIT_GAMES`); with a `Retry-After` header",
+    ),
+    "internal": (500, "a bug, logged by the server; nothing changed"),
+}
+ErrorCode = error_codes(
+    {code: meaning for code, (_status, meaning) in ERRORS.items()},
+    **{code: {"x-status": status} for code, (status, _meaning) in ERRORS.items()},
+)
+
+
+class ErrorAnswer(BaseModel):
+    """Every refusal's body."""
+
+    error: str = Field(description="why, in the request's language")
+    code: ErrorCode

@@ -92,8 +92,11 @@ class WatchNamespace(AnsweringNamespace):
         runs = registry()
         runs.admit(conn)
         message = CreditMessage.model_validate(payload)
-        runs.grant(conn, message.run, message.events)
-        return {"ok": True, "run": message.run}
+        granted = runs.grant(conn, message.run, message.events)
+        answer = {"ok": True, "run": message.run}
+        if granted is not None and granted < message.events:  # capped: say how much
+            answer["granted"] = granted
+        return answer
 
     def on_stop(self, payload):
         conn = self._connection(payload)
