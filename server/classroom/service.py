@@ -30,10 +30,10 @@ from ..game import rules
 from ..game import service as games
 from ..game.rules import RuleError
 from ..stream.timeline import Demo, state_from_json, state_to_json
+from .messages import CODE_MAX, TOKEN_MAX, ControlMessage, PuzzleMessage, SettingsMessage
 from .messages import MAX_INDEX as MAX_INDEX  # the limits of the messages, re-exported
 from .messages import MAX_SEQ as MAX_SEQ
 from .messages import MAX_SPEED as MAX_SPEED
-from .messages import ControlMessage, PuzzleMessage, SettingsMessage
 from .models import ClassCheckpoint, ClassEntry, ClassPresence, ClassRoom
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0, 1: read aloud, typed on phones
@@ -76,9 +76,9 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def normalize_code(value) -> str:
+def normalize_code(value: str) -> str:
     """A typed code as stored: upper case, spaces and dashes dropped; ClassError if malformed."""
-    if not isinstance(value, str) or len(value) > 32:
+    if len(value) > CODE_MAX:
         raise ClassError("unknown-room")
     code = value.upper().replace(" ", "").replace("-", "")
     if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
@@ -90,9 +90,9 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def token_matches(room: ClassRoom, token) -> bool:
+def token_matches(room: ClassRoom, token: str) -> bool:
     """Constant-time comparison of the presented token's hash with the stored one."""
-    if not isinstance(token, str) or not 1 <= len(token) <= 128:
+    if not 1 <= len(token) <= TOKEN_MAX:
         return False
     return hmac.compare_digest(hash_token(token), room.token_hash)
 

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from sqlalchemy import select
 
 from server.classroom import service
-from server.classroom.messages import SolveMessage
+from server.classroom.messages import JoinMessage, SolveMessage
 from server.classroom.models import ClassEntry, ClassPresence, ClassRoom
 from server.classroom.service import ClassError
 from server.db import db
@@ -47,10 +47,12 @@ def test_codes_are_short_unambiguous_and_typed_loosely():
     for code in codes:
         assert len(code) == 6 and not set(code) & set("IL01O")
     assert service.normalize_code(" ab-c 234 ") == "ABC234"
-    for bad in ("ABC23", "ABC2345", "ABCDE1", "ABCDEO", None, 123, "x" * 40):
+    for bad in ("ABC23", "ABC2345", "ABCDE1", "ABCDEO", "x" * 40):
         with pytest.raises(ClassError) as err:
             service.normalize_code(bad)
         assert err.value.code == "unknown-room"
+    for bad in (None, 123, ["ABC234"], "x" * 40):  # not a code at all: the join's model says
+        assert refused(JoinMessage.model_validate, {"code": bad}) == "unknown-room"
 
 
 def test_only_the_tokens_hash_is_stored_and_it_is_checked(ctx):
@@ -58,8 +60,12 @@ def test_only_the_tokens_hash_is_stored_and_it_is_checked(ctx):
     room = db.session.get(ClassRoom, opened.code)
     assert opened.token not in room.token_hash and len(room.token_hash) == 64
     assert service.token_matches(room, opened.token)
-    for wrong in ("", "x", opened.token[:-1], None, 5, "a" * 500):
+    for wrong in ("", "x", opened.token[:-1], "a" * 500):
         assert not service.token_matches(room, wrong)
+    for wrong in (5, "", "a" * 500, True):  # not a token: the join's model refuses it
+        assert (
+            refused(JoinMessage.model_validate, {"code": "ABC234", "token": wrong}) == "bad-token"
+        )
 
 
 def test_rooms_expire_after_inactivity_and_are_swept(ctx):
