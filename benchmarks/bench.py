@@ -17,11 +17,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 SUITES = (
     "bench_construct",
+    "bench_core",
     "bench_search",
     "bench_hints",
     "bench_stream",
     "bench_browser_stream",
     "bench_browser_class",
+    "bench_browser_jump",
 )
 
 
@@ -47,7 +49,12 @@ def main() -> int:
         module = importlib.import_module(f"benchmarks.{name}")
         print(f"running {name} ...", file=sys.stderr, flush=True)
         rows.extend(module.run(repeat=args.repeat))
-    print(f"Python {platform.python_version()} on {platform.machine()}, medians of {args.repeat}")
+    from server.engine import native
+
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, "
+        f"engine: {native.describe()}, medians of {args.repeat}"
+    )
     print()
     print("| benchmark | median | unit | goal | note |")
     print("|---|---:|---|---|---|")

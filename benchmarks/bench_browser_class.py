@@ -77,11 +77,11 @@ def run(repeat: int = 5) -> list[dict]:
                 page = context.new_page()
                 page.goto(f"{base}/class/{code}?lang=zh")
                 page.wait_for_function(
-                    f"document.querySelector('#class')?.dataset.pos === '{index}'",
+                    f"() => document.querySelector('#class')?.dataset.pos === '{index}'",
                     polling="raf",
                     timeout=30_000,
                 )
-                first = page.evaluate("performance.now()")
+                first = page.evaluate("() => performance.now()")
                 context.close()
                 if attempt:
                     firsts.append(first)

@@ -1,4 +1,4 @@
-"""Hint latency on a fixed corpus of random-play positions (8x8 and 10x10, open and closed).
+"""Hint latency on a fixed corpus of random-play positions (8x8, 10x10, 20x20; open, closed).
 
 Each position: a random start square, then uniformly random legal moves until
 the walk gets stuck; the position is that walk cut after a uniformly random
@@ -9,7 +9,7 @@ Rows per board and mode: p50 and p99 latency in ms (for the p99 row the
 "median" column holds the p99: the median over ``repeat`` passes of each
 pass's 99th percentile; a CPU-time p99 row as well), the share of
 ``unknown`` answers (the largest over the passes) and the slowest hint.
-Goals: p99 <= 100 ms and no ``unknown``.
+Goals: p99 <= 100 ms (<= 50 ms on 20x20) and no ``unknown``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,15 @@ from server.engine.hints import hint
 SEED = 20240611
 CORPUS_SIZE = 1000
 TIME_LIMIT = 1.0
-CONFIGS = ((8, 8, False), (8, 8, True), (10, 10, False), (10, 10, True))
+CONFIGS = (
+    (8, 8, False),
+    (8, 8, True),
+    (10, 10, False),
+    (10, 10, True),
+    (20, 20, False),
+    (20, 20, True),
+)
+P99_GOAL = {8: "<= 100", 10: "<= 100", 20: "<= 50"}  # ms; 20x20's from the compiled core's issue
 
 
 def corpus(rows: int, cols: int, size: int = CORPUS_SIZE, seed: int = SEED) -> list[list[int]]:
@@ -103,7 +111,7 @@ def run(repeat: int = 1, size: int = CORPUS_SIZE) -> list[dict]:
                 "benchmark": f"{label} p99",
                 "median": statistics.median(p["p99"] for p in passes),
                 "unit": "ms",
-                "goal": "<= 100",
+                "goal": P99_GOAL[rows],
                 "note": "median column holds the 99th percentile",
             },
             {

@@ -24,7 +24,7 @@ from ..validation import Message, Square, error_codes, flag, refuse, refused, wh
 CODE_MAX = 32  # a typed code, before spaces and dashes are dropped
 TOKEN_MAX = 128
 MAX_SPEED = 10_000.0  # events per second; None means "as fast as the browser can draw"
-MAX_INDEX = 50_000_000  # the stream's node budget bounds the events of a run
+MAX_INDEX = 600_000_000  # two events per node at most: the node budget bounds the index
 MAX_SEQ = 2**53  # the teacher page's control numbers (a JavaScript safe integer)
 GAME_ID_MAX = 64
 

@@ -15,6 +15,14 @@ Batches hold at most ``batch_size`` events; ``done`` is always the run's last me
 run's time limit.  The registry also enforces the per-connection, per-address and
 global run limits and a per-connection message rate.
 
+A fresh run (no game to continue) is backed by a
+:class:`~server.stream.timeline.Timeline`: its stream is read from the timeline, and a
+``seek`` makes the run's task compute forward (in slices, reporting ``progress``), send a
+``snapshot`` at the wanted index (the end when asked) and stream on from there under the
+same credit.  Once its stream has ended the run's task exits and the run is *parked*
+(at most ``Limits.parked`` per connection, the oldest dropped): a later ``seek`` restarts
+a task from its timeline's checkpoints, so stepping back from the end works.
+
 Nothing here knows Flask or Socket.IO: the caller passes ``start_task`` (e.g.
 ``socketio.start_background_task``) and, per run, an ``emit(event, data)`` callable.
 """
@@ -29,11 +37,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from .encode import encode_batch
-from .spec import ProtocolError, RunSpec
+from .spec import ProtocolError, RunSpec, SeekMessage
+from .timeline import Timeline
 
 log = logging.getLogger(__name__)
 
 Emit = Callable[[str, dict], None]
+
+SEEK_SLICE = 0.1  # seconds of computing between two looks at stop, a newer seek, progress
+PROGRESS_EVERY = 0.2  # seconds between two ``progress`` messages of a seek
+RUN_TO_END = 10**12
 
 
 class ClientGone(Exception):
@@ -53,6 +66,7 @@ class Limits:
     message_burst: int = 2000  # every message: a bucket of 2000, refilled at 1000 per second
     message_rate: float = 1000.0
     recent_runs: int = 32  # finished run ids whose late credit/stop is ignored quietly
+    parked: int = 2  # ended runs per connection kept (their timelines) for a seek back
     gate_timeout: float = 2.0
 
 
@@ -83,21 +97,24 @@ class Connection:
     recent: deque = field(default_factory=deque)
     closed: bool = False
     last_rate_error: float = float("-inf")
+    parked: dict[str, Run] = field(default_factory=dict)  # ended runs a seek can restart
+    computing: threading.Lock = field(default_factory=threading.Lock)  # one seek at a time
 
 
 class Run:
-    """One watched run; its task is :meth:`execute`."""
+    """One watched run; its task is :meth:`execute` (run again by a seek once parked)."""
 
     def __init__(
         self,
         spec: RunSpec,
-        events: Callable[[], Iterator],
+        events: Callable[[], Iterator] | None,
         emit: Emit,
         limits: Limits,
         *,
         gate: threading.Thread | None = None,
         clock: Callable[[], float] = time.monotonic,
         on_exit: Callable[[Run], None] | None = None,
+        timeline: Callable[[], Timeline] | None = None,
     ) -> None:
         self.spec = spec
         self.id = spec.run
@@ -107,23 +124,36 @@ class Run:
         self._gate = gate
         self._clock = clock
         self._on_exit = on_exit
+        self._make_timeline = timeline
+        self.timeline: Timeline | None = None
         self.counts = spec.counts
         self.stop_event = threading.Event()
         self.finished = threading.Event()
         self._cond = threading.Condition()
         self.credit = spec.window
+        self.window = spec.window
         self.silent = False  # set on disconnect: nobody to tell
         self.nodes = 0
         self.backtracks = 0
+        self.position = 0  # the stream's next event index
         self.events_sent = 0
         self.seq = 0
         self.paused_seconds = 0.0
         self.started_at: float | None = None
+        self.exited_at: float | None = None
         self.status: str | None = None
         self.limit: str | None = None
         self.tour: list[int] | None = None
         self.thread = None  # whatever start_task returned
         self.connection: Connection | None = None
+        self._seek: SeekMessage | None = None  # a seek the task has not taken yet
+        self.accepting = True  # whether the task still takes seeks (else: restart it)
+        self.seeking = False  # computing towards a seek's index
+        self.restart_wanted = False  # a seek came while the task was ending
+
+    @property
+    def seekable(self) -> bool:
+        return self._make_timeline is not None
 
     # -- called from handler threads ---------------------------------------------------
     def grant(self, events: int) -> int:
@@ -141,21 +171,46 @@ class Run:
         with self._cond:
             self._cond.notify_all()
 
+    def request_seek(self, seek: SeekMessage, gate: threading.Thread | None = None) -> bool:
+        """Hand ``seek`` to the running task (replacing one not taken yet); False when the
+        task is ending, and the run must be restarted for it."""
+        with self._cond:
+            if not self.accepting:
+                self._seek = seek  # for the restart
+                return False
+            self._seek = seek
+            if gate is not None:
+                self._gate = gate
+            self._cond.notify_all()
+            return True
+
+    def prepare_restart(self, gate: threading.Thread | None) -> None:
+        """Before a parked run's task runs again for the seek it was given."""
+        with self._cond:
+            self.accepting = True
+            self.restart_wanted = False
+            self._gate = gate
+            self.finished.clear()
+            self.status = self.limit = self.tour = None
+
     @property
     def active_seconds(self) -> float:
         if self.started_at is None:
             return 0.0
-        return self._clock() - self.started_at - self.paused_seconds
+        end = self._clock() if self.exited_at is None else self.exited_at
+        return end - self.started_at - self.paused_seconds
 
     # -- the task ----------------------------------------------------------------------
     def _wait_for_credit(self) -> int:
-        """Events the next batch may hold; 0 when the run must stop."""
+        """Events the next batch may hold; 0 when the run must stop or a seek waits."""
         with self._cond:
-            if self.credit > 0 or self.stop_event.is_set():
-                return 0 if self.stop_event.is_set() else min(self.credit, self._limits.batch_size)
+            if self.stop_event.is_set() or self._seek is not None:
+                return 0
+            if self.credit > 0:
+                return min(self.credit, self._limits.batch_size)
             paused_at = self._clock()
             try:
-                while self.credit <= 0 and not self.stop_event.is_set():
+                while self.credit <= 0 and not self.stop_event.is_set() and self._seek is None:
                     left = paused_at + self._limits.max_pause - self._clock()
                     if left <= 0:
                         self.stop_event.set()  # paused too long
@@ -163,7 +218,7 @@ class Run:
                     self._cond.wait(timeout=min(left, 1.0))
             finally:
                 self.paused_seconds += self._clock() - paused_at
-            if self.stop_event.is_set():
+            if self.stop_event.is_set() or self._seek is not None:
                 return 0
             return min(self.credit, self._limits.batch_size)
 
@@ -171,8 +226,8 @@ class Run:
         if self.silent:
             return
         if self._gate is not None:
-            # The start handler's thread sends the acknowledgement after the handler
-            # returns; waiting for it keeps the ack ahead of the first batch.
+            # The handler's thread sends its acknowledgement after the handler returns;
+            # waiting for it keeps the ack ahead of the first batch (or snapshot).
             gate, self._gate = self._gate, None
             if gate is not threading.current_thread():
                 gate.join(self._limits.gate_timeout)
@@ -180,10 +235,19 @@ class Run:
 
     def execute(self) -> None:
         threading.current_thread().name = f"watch-run-{self.id}"
-        self.started_at = self._clock()
+        now = self._clock()
+        if self.started_at is None:
+            self.started_at = now
+        else:  # a parked run restarted by a seek: the time parked was not the run's
+            self.paused_seconds += now - self.exited_at
+        self.exited_at = None
         events = None
         try:
-            events = self._events()
+            if self._make_timeline is not None:
+                if self.timeline is None:
+                    self.timeline = self._make_timeline()
+            else:
+                events = self._events()
             self._loop(events)
         except ClientGone:  # the viewer left while a batch was on its way: a stop
             self.stop_event.set()
@@ -191,12 +255,17 @@ class Run:
         except Exception:
             log.exception("watch run %s failed", self.id)
             self.status, self.limit = "stopped", None
+            self.stop_event.set()
         finally:
+            with self._cond:
+                self.accepting = False
+            self.seeking = False
             if events is not None and hasattr(events, "close"):
                 try:
                     events.close()
                 except Exception:  # pragma: no cover - a generator that refuses to close
                     log.exception("closing the events of run %s", self.id)
+            self.exited_at = self._clock()
             try:
                 self._send(
                     "done",
@@ -219,21 +288,46 @@ class Run:
                 if self._on_exit is not None:
                     self._on_exit(self)
 
-    def _loop(self, events: Iterator) -> None:
+    def close(self) -> None:
+        """Free the run's timeline (a parked run that is dropped)."""
+        if self.timeline is not None:
+            self.timeline.close()
+
+    @property
+    def stopped(self) -> bool:
+        return self.stop_event.is_set() or self.status == "stopped"
+
+    def _loop(self, events: Iterator | None) -> None:
         counts = self.counts
         time_limit = self.spec.time_limit
+        timeline = self.timeline
         while True:
+            if self._seek is not None:
+                if not self._run_seek():
+                    self.status = "stopped"
+                    return
+                if self._at_end():
+                    return
+                continue
             room = self._wait_for_credit()
             if room <= 0:
+                if self._seek is not None and not self.stop_event.is_set():
+                    continue
                 self.status = "stopped"
                 return
-            if self.active_seconds >= time_limit:
-                self.status, self.limit = "budget", "time"
-                return
             out: list[int] = []
-            taken, nodes, terminal = encode_batch(events, room, out, counts)
-            self.nodes += nodes
-            self.backtracks += taken - nodes
+            if timeline is not None:  # the timeline bounds the computing time itself
+                taken, nodes, backtracks = timeline.read(self.position, room, out)
+                if taken:
+                    self.nodes, self.backtracks = nodes, backtracks
+                terminal = None
+            else:
+                if self.active_seconds >= time_limit:
+                    self.status, self.limit = "budget", "time"
+                    return
+                taken, nodes, terminal = encode_batch(events, room, out, counts)
+                self.nodes += nodes
+                self.backtracks += taken - nodes
             if taken:
                 with self._cond:
                     self.credit -= taken
@@ -248,10 +342,89 @@ class Run:
                     },
                 )
                 self.seq += 1
+                self.position += taken
                 self.events_sent += taken
-            if terminal is not None:
+            if timeline is not None:
+                if self._at_end():
+                    return
+            elif terminal is not None:
                 self._finish(terminal)
                 return
+
+    def _at_end(self) -> bool:
+        """Whether a timeline run's stream has reached the search's end (then say how),
+        unless a seek is waiting."""
+        end = self.timeline.end
+        if end is None or self.position < end["total"]:
+            return False
+        with self._cond:
+            if self._seek is not None:
+                return False
+            self.accepting = False
+        self.status, self.limit, self.tour = end["status"], end["limit"], end["tour"]
+        self.nodes, self.backtracks = end["nodes"], end["backtracks"]
+        return True
+
+    def _run_seek(self) -> bool:
+        """Compute towards the newest seek's index, then stand there: a ``snapshot``, and
+        the stream goes on from it.  False when the run was stopped meanwhile."""
+        timeline = self.timeline
+        conn = self.connection
+        with self._cond:
+            seek, self._seek = self._seek, None
+        goal = RUN_TO_END if seek.index is None else seek.index
+        self.seeking = True
+        reported = self._clock()
+        try:
+            while timeline.end is None and timeline.frontier < goal:
+                if self.stop_event.is_set():
+                    return False
+                if self._seek is not None:  # a newer seek replaces this one
+                    return True
+                if conn is not None:
+                    with conn.computing:  # one connection computes one slice at a time
+                        timeline.extend(goal, seconds=SEEK_SLICE)
+                else:
+                    timeline.extend(goal, seconds=SEEK_SLICE)
+                now = self._clock()
+                if now - reported >= PROGRESS_EVERY and timeline.end is None:
+                    reported = now
+                    index, nodes, backtracks = timeline.counters
+                    self._send(
+                        "progress",
+                        {
+                            "run": self.id,
+                            "target": seek.index,
+                            "index": index,
+                            "nodes": nodes,
+                            "backtracks": backtracks,
+                        },
+                    )
+        finally:
+            self.seeking = False
+        if self.stop_event.is_set():
+            return False
+        index = timeline.frontier if seek.index is None else min(seek.index, timeline.frontier)
+        snapshot = timeline.snapshot(index)
+        tail = snapshot["events"]
+        moves = _moves_in(tail, self.counts)
+        self.nodes = snapshot["nodes"] + moves
+        self.backtracks = snapshot["backtracks"] + snapshot["count"] - moves
+        self.position = snapshot["at"] + snapshot["count"]
+        with self._cond:
+            if seek.window is not None:
+                self.window = seek.window
+            self.credit = self.window
+        end = timeline.end
+        self._send(
+            "snapshot",
+            {
+                "run": self.id,
+                **snapshot,
+                "end": None if end is None else {k: v for k, v in end.items() if k != "tour"},
+            },
+        )
+        return True
 
     def _finish(self, terminal) -> None:
         kind = terminal.kind
@@ -261,6 +434,20 @@ class Run:
             self.status, self.limit = "budget", terminal.limit
         else:  # "exhausted", or the generator simply ended
             self.status = "exhausted"
+
+
+def _moves_in(events: list[int], counts: bool) -> int:
+    """How many moves a list of encoded events holds."""
+    i = moves = 0
+    step = 2 if counts else 1
+    while i < len(events):
+        head = events[i]
+        if head < 0:
+            i += 1
+        else:
+            moves += 1
+            i += 2 + step * events[i + 1]
+    return moves
 
 
 class RunRegistry:
@@ -305,8 +492,12 @@ class RunRegistry:
                 return []
             conn.closed = True
             runs = list(conn.runs.values())
+            parked = list(conn.parked.values())
+            conn.parked.clear()
         for run in runs:
             run.stop(silent=True)
+        for run in parked:
+            run.close()
         return runs
 
     # -- rate ------------------------------------------------------------------------------
@@ -318,16 +509,39 @@ class RunRegistry:
             raise ProtocolError("rate-limited")
 
     # -- runs ------------------------------------------------------------------------------
+    def _check_room(self, conn: Connection, run_id: str) -> None:
+        """ProtocolError unless one more live run fits (call with the lock held)."""
+        limits = self.limits
+        if len(conn.runs) >= limits.per_connection:
+            raise ProtocolError("too-many-runs", None, run_id, max=limits.per_connection)
+        same_address = sum(1 for r in self._live if r.connection.address == conn.address)
+        if same_address >= limits.per_address:
+            raise ProtocolError(
+                "too-many-runs", "watch.error.too-many-runs.address", run_id, max=limits.per_address
+            )
+        if len(self._live) >= limits.total:
+            raise ProtocolError("too-many-runs", "watch.error.too-many-runs.server", run_id)
+
     def start(
         self,
         conn: Connection,
         spec: RunSpec,
-        events: Callable[[], Iterator],
+        events: Callable[[], Iterator] | None,
         emit: Emit,
         gate: threading.Thread | None = None,
+        timeline: Callable[[], Timeline] | None = None,
     ) -> Run:
-        limits = self.limits
-        run = Run(spec, events, emit, limits, gate=gate, clock=self._clock, on_exit=self._exited)
+        """Start a run: from ``timeline`` (seekable) when given, else from ``events``."""
+        run = Run(
+            spec,
+            events,
+            emit,
+            self.limits,
+            gate=gate,
+            clock=self._clock,
+            on_exit=self._exited,
+            timeline=timeline,
+        )
         run.connection = conn
         with self._lock:
             if conn.closed:
@@ -336,26 +550,21 @@ class RunRegistry:
                 raise ProtocolError(
                     "bad-request", "watch.error.bad-request.duplicate-run", spec.run
                 )
-            if len(conn.runs) >= limits.per_connection:
-                raise ProtocolError("too-many-runs", None, spec.run, max=limits.per_connection)
-            same_address = sum(1 for r in self._live if r.connection.address == conn.address)
-            if same_address >= limits.per_address:
-                raise ProtocolError(
-                    "too-many-runs",
-                    "watch.error.too-many-runs.address",
-                    spec.run,
-                    max=limits.per_address,
-                )
-            if len(self._live) >= limits.total:
-                raise ProtocolError("too-many-runs", "watch.error.too-many-runs.server", spec.run)
+            self._check_room(conn, spec.run)
+            dropped = conn.parked.pop(spec.run, None)  # the id is taken by a new run
             conn.runs[spec.run] = run
             self._live.add(run)
+        if dropped is not None:
+            dropped.close()
+        self._launch(run)
+        return run
+
+    def _launch(self, run: Run) -> None:
         try:
             run.thread = self._start_task(run.execute)
         except Exception:
             self._exited(run)
             raise
-        return run
 
     def _find(self, conn: Connection, run_id: str) -> Run | None:
         with self._lock:
@@ -371,20 +580,68 @@ class RunRegistry:
         return run.grant(events) if run is not None else None
 
     def stop(self, conn: Connection, run_id: str) -> Run | None:
+        """Stop a live run, or drop a parked one (its timeline is freed)."""
+        with self._lock:
+            parked = conn.parked.pop(run_id, None)
+        if parked is not None:
+            parked.close()
+            return None
         run = self._find(conn, run_id)
         if run is not None:
             run.stop()
         return run
 
-    def _exited(self, run: Run) -> None:
+    def seek(
+        self, conn: Connection, seek: SeekMessage, gate: threading.Thread | None = None
+    ) -> Run:
+        """Hand ``seek`` to the run's task, or restart a parked run's task for it."""
         with self._lock:
-            self._live.discard(run)
+            run = conn.runs.get(seek.run)
+            if run is not None:
+                if not run.seekable:
+                    key = "watch.error.bad-request.seek-game"
+                    raise ProtocolError("bad-request", key, seek.run)
+                if not run.request_seek(seek, gate):
+                    run.restart_wanted = True  # its task is ending: _exited restarts it
+                return run
+            run = conn.parked.get(seek.run)
+            if run is None:
+                raise ProtocolError("unknown-run", None, seek.run)
+            self._check_room(conn, seek.run)
+            del conn.parked[seek.run]
+            conn.runs[seek.run] = run
+            self._live.add(run)
+            run.request_seek(seek)
+            run.prepare_restart(gate)
+        self._launch(run)
+        return run
+
+    def _exited(self, run: Run) -> None:
+        dropped: list[Run] = []
+        restart = False
+        with self._lock:
             conn = run.connection
-            if conn.runs.get(run.id) is run:
-                del conn.runs[run.id]
-            conn.recent.append(run.id)
-            while len(conn.recent) > self.limits.recent_runs:
-                conn.recent.popleft()
+            keep = run.seekable and not run.stopped and not conn.closed
+            if keep and run.restart_wanted:
+                run.prepare_restart(None)
+                restart = True
+            else:
+                self._live.discard(run)
+                if conn.runs.get(run.id) is run:
+                    del conn.runs[run.id]
+                conn.recent.append(run.id)
+                while len(conn.recent) > self.limits.recent_runs:
+                    conn.recent.popleft()
+                if keep:
+                    conn.parked[run.id] = run
+                    while len(conn.parked) > self.limits.parked:
+                        dropped.append(conn.parked.pop(next(iter(conn.parked))))
+                else:
+                    dropped.append(run)
+        for old in dropped:
+            old.close()
+        if restart:
+            self._launch(run)
 
     # -- introspection (tests, benchmarks) ---------------------------------------------------
     def live_runs(self) -> list[Run]:

@@ -34,11 +34,12 @@ MIN_SIDE = 3
 MAX_SIDE = 30  # searches: every event is streamed, so bigger boards only mean budget runs
 MAX_SIDE_CONSTRUCT = 100  # the construction streams exactly one move per square
 MAX_WINDOW = 20_000  # credit outstanding, in events
-MAX_NODE_BUDGET = 50_000_000
+MAX_NODE_BUDGET = 300_000_000  # the lesson's 8x8 plain search ends at 251,825,408 nodes
 DEFAULT_NODE_BUDGET = 5_000_000
 MAX_TIME_LIMIT = 600.0
 DEFAULT_TIME_LIMIT = 120.0
 MAX_GAME_ID = 64
+MAX_SEEK_INDEX = 2 * MAX_NODE_BUDGET  # every node is one move and at most one backtrack
 RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
@@ -286,15 +287,35 @@ class StopMessage(Message):
     run: RunId
 
 
+class SeekMessage(Message):
+    """``seek``: stand at event ``index`` (null: the search's end), then stream on."""
+
+    run: RunId
+    index: (
+        Annotated[
+            int,
+            Strict(),
+            Field(ge=0, le=MAX_SEEK_INDEX, description="null: the search's end"),
+            refused("bad-request", "watch.error.bad-request.seek", max=MAX_SEEK_INDEX),
+        ]
+        | None
+    ) = Field(json_schema_extra={"x-absent": "required (null allowed)"})
+    window: Window | None = Field(
+        None, description="credit for the stream after the snapshot; null: the start's"
+    )
+
+
 MESSAGES: dict[str, type[Message]] = {
     "start": StartMessage,
     "credit": CreditMessage,
     "stop": StopMessage,
+    "seek": SeekMessage,
 }
 ERRORS = {
     "bad-request": "a payload that is not an object; a field missing, of the wrong type or out"
-    " of its range (`run`, `window`, `events`, `game`); a live run's id used again;"
-    " `construct` asked to continue a game that has moves",
+    " of its range (`run`, `window`, `events`, `index`, `game`); a live run's id used again;"
+    " `construct` asked to continue a game that has moves; a `seek` in a run that continues"
+    " a game",
     "unknown-algorithm": "`algorithm` is none of " + ", ".join(f"`{a}`" for a in ALGORITHMS),
     "bad-board": f"`rows`/`cols` out of {MIN_SIDE}..{MAX_SIDE} ({MAX_SIDE_CONSTRUCT} for"
     " `construct`), `start` off the board, or `construct` on a board where theory proves"

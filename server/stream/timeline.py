@@ -124,11 +124,14 @@ class Timeline:
         """Events computed so far."""
         return self._head.index
 
-    def extend(self, upto: int, *, seconds: float | None = None) -> list[WalkerState]:
+    def extend(
+        self, upto: int, *, seconds: float | None = None, out: list[int] | None = None
+    ) -> list[WalkerState]:
         """Compute up to event ``upto`` (or the end, or for about ``seconds``).
 
         Returns the checkpoints made on the way, for the caller to persist.  Once the
-        search has ended, :attr:`end` says how.
+        search has ended, :attr:`end` says how.  ``out`` receives the computed events,
+        encoded (a live stream at the search's head walks them once, not twice).
         """
         made: list[WalkerState] = []
         began = time.perf_counter()
@@ -139,9 +142,9 @@ class Timeline:
                 step = min(upto, next_mark) - head.index
                 if seconds is not None:  # a slice: at most ~10 ms of events between clock reads
                     step = min(step, 20_000)
-                taken = head.advance(step)
+                taken = head.advance(step, out)
                 if taken < step:
-                    head.advance(1)  # lets the walker see the search's final event
+                    head.advance(1, out)  # lets the walker see the search's final event
                     if head.end is not None:
                         self._finish(head)
                 if head.index == next_mark and self.end is None:
@@ -202,6 +205,33 @@ class Timeline:
             self._readers.append(best)
         best.advance(index - best.index)
         return best
+
+    @property
+    def counters(self) -> tuple[int, int, int]:
+        """(events, nodes, backtracks) computed so far: a long computation's progress."""
+        with self._lock:
+            head = self._head
+            return head.index, head.nodes, head.backtracks
+
+    def read(self, start: int, count: int, out: list[int]) -> tuple[int, int, int]:
+        """Encode up to ``count`` events from ``start`` into ``out``, computing them if needed.
+
+        A watched run's stream: at the search's head the events are computed and encoded
+        in one walk; behind it (after a seek back) they are replayed from a checkpoint.
+        Returns ``(taken, nodes, backtracks)``, the counters after the events taken.
+        """
+        with self._lock:
+            if start == self.frontier:
+                self.extend(start + count, out=out)
+                head = self._head
+                return head.index - start, head.nodes, head.backtracks
+            self.extend(start + count)
+            stop = min(start + count, self.frontier)
+            if start >= stop:
+                return 0, 0, 0
+            reader = self._reader(start)
+            reader.advance(stop - start, out)
+            return stop - start, reader.nodes, reader.backtracks
 
     def events(self, start: int, stop: int) -> list[int]:
         """The encoded events ``[start, stop)``, within what has been computed."""

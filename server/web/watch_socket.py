@@ -22,10 +22,12 @@ from ..stream.spec import (
     GameInfo,
     ProtocolError,
     RunSpec,
+    SeekMessage,
     StopMessage,
     parse_start,
     run_of,
 )
+from ..stream.timeline import Demo, Timeline
 from .sockets import AnsweringNamespace, is_client_event, server
 
 NAMESPACE = "/watch"
@@ -98,6 +100,16 @@ class WatchNamespace(AnsweringNamespace):
             answer["granted"] = granted
         return answer
 
+    def on_seek(self, payload):
+        """Stand at an index (or the end): the run's task computes, then sends a snapshot."""
+        conn = self._connection(payload)
+        runs = registry()
+        runs.admit(conn)
+        seek = SeekMessage.model_validate(payload)
+        gate = threading.current_thread() if server().async_handlers else None
+        runs.seek(conn, seek, gate)
+        return {"ok": True, "run": seek.run}
+
     def on_stop(self, payload):
         conn = self._connection(payload)
         runs = registry()
@@ -121,12 +133,30 @@ def start_run(runs: RunRegistry, conn, spec: RunSpec, sio_server, namespace: str
         except SocketIsClosedError as err:  # a disconnect racing the batch
             raise ClientGone(sid) from err
 
+    gate = threading.current_thread() if sio_server.async_handlers else None
+    if not spec.prefix:  # a fresh run: its timeline serves the stream and every seek
+        return runs.start(conn, spec, None, send, gate=gate, timeline=lambda: timeline_of(spec))
     try:
         events = open_events(spec)  # checks the input now; the search starts in the task
     except BoardError as err:  # a stored game whose path the engine refuses
         raise ProtocolError("unknown-game" if spec.game else "bad-request", run=spec.run) from err
-    gate = threading.current_thread() if sio_server.async_handlers else None
     return runs.start(conn, spec, lambda: events, send, gate=gate)
+
+
+def timeline_of(spec: RunSpec) -> Timeline:
+    """The timeline of a fresh run: its search, its budget, its time limit (of computing)."""
+    return Timeline(
+        Demo(
+            rows=spec.rows,
+            cols=spec.cols,
+            start=spec.start,
+            algorithm=spec.algorithm,
+            closed=spec.closed,
+            pruning=spec.pruning,
+            node_budget=spec.node_budget,
+            time_limit=spec.time_limit,
+        )
+    )
 
 
 def start_ack(spec: RunSpec) -> dict:

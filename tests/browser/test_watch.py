@@ -242,3 +242,49 @@ def test_heat_map_and_a_larger_board(page, artifacts):
     page.screenshot(path=str(artifacts / "watch-heat.png"))
     page.locator("label.w-heat-toggle").click()
     expect(board_el).not_to_have_attribute("data-heat", "true")
+
+
+def test_jump_to_the_end_of_6x6_seed_shows_the_final_state_then_steps_back(page):
+    """⏭ asks the server for the end: the final board and counters as the engine's, then
+    stepping back moves by exactly one event, and past what the page holds it asks again."""
+    open_watch(page, "&rows=6&cols=6&start=0,0&algorithm=seed&speed=10&go=1")
+    page.wait_for_function(
+        "() => document.querySelector('[data-side=a] [data-stat=received]').textContent !== '0'"
+    )
+    page.locator("[data-action=end]").click()
+    wait_status(page, "found")
+    expected = solve(Board(6, 6), 0)
+    total = expected.nodes + expected.backtracks
+    shown = stats(page)
+    assert (shown["nodes"], shown["backtracks"]) == (expected.nodes, expected.backtracks)
+    assert (shown["shown"], shown["depth"], shown["max-depth"]) == (total, 36, 36)
+    path = path_squares(board(page))
+    assert sorted(path.values()) == list(range(1, 37))
+    assert [rc for rc, _ in sorted(path.items(), key=lambda kv: kv[1])] == [
+        divmod(sq, 6) for sq in expected.tour
+    ]
+    assert page.locator("[data-side=a] [data-role=progress]").is_hidden()
+    assert page.locator("[data-side=a]").get_attribute("data-seeking") == "false"  # it sought
+    # one step back: the last event undone (a move onto the tour's last square)
+    page.locator("[data-action=back]").click()
+    page.wait_for_function(
+        "(n) => document.querySelector('[data-side=a] [data-stat=shown]').textContent"
+        ".replace(/\\D/g, '') === String(n)",
+        arg=total - 1,
+    )
+    back = stats(page)
+    assert (back["nodes"], back["depth"]) == (expected.nodes - 1, 35)
+    # the seek slider, far back (before the events the page holds): the server's snapshot
+    page.locator("#w-seek").fill("1000")
+    page.wait_for_function(
+        "() => document.querySelector('[data-side=a] [data-stat=shown]').textContent"
+        ".replace(/\\D/g, '') === '1000'"
+    )
+    events = []
+    for event in search_events(Board(6, 6), 0, ordering="seed"):
+        events.append(event)
+        if len(events) == 1000:
+            break
+    moves = sum(1 for e in events if e.kind == "move")
+    far = stats(page)
+    assert (far["nodes"], far["backtracks"]) == (moves, 1000 - moves)

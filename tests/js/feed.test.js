@@ -132,3 +132,106 @@ test("a disconnect ends every run with an error", async () => {
   socket.send("disconnect", "transport close");
   assert.equal(outcome.error.code, "disconnected");
 });
+
+/** A snapshot at `index` as the server sends it: the state after `at`, then the events on. */
+function snapshotAt(run, index, tail = 100) {
+  const at = Math.max(0, index - tail);
+  const state = replay(EVENTS, at, 36);
+  return {
+    run,
+    index,
+    at,
+    path: state.path,
+    nodes: state.nodes,
+    backtracks: state.backtracks,
+    max_depth: state.maxDepth,
+    heat: state.heat,
+    chart: { span: 1, length: 0, fill: 0, events: 0, min: [], max: [] },
+    events: flat(EVENTS.slice(at, index)),
+    count: index - at,
+    end: null,
+  };
+}
+
+test("a seek: progress, then the snapshot's player stands at the index; credit starts again", async () => {
+  const socket = new FakeSocket();
+  socket.connect();
+  const connection = new WatchConnection({ io: fakeIo(socket) });
+  const seen = { progress: [], landed: [] };
+  const feed = new RunFeed({
+    onProgress: (msg) => seen.progress.push(msg),
+    onSnapshot: (player, snapshot) => seen.landed.push([player, snapshot]),
+  });
+  const starting = feed.start(connection, PARAMS, { window: 1000 });
+  await settle();
+  const run = socket.asked[0].payload.run;
+  socket.asked[0].answer({ ...ACK, run });
+  const first = await starting;
+  socket.send("batch", batch(run, 0, 0, 1000));
+  assert.equal(feed.seekable, true);
+
+  const seeking = feed.seek(4000);
+  await settle();
+  const ask = socket.asked[1];
+  assert.equal(ask.event, "seek");
+  assert.deepEqual(ask.payload, { run, index: 4000, window: 1000 });
+  ask.answer({ ok: true, run });
+  await seeking;
+  assert.equal(feed.seeking, 4000);
+  socket.send("progress", { run, target: 4000, index: 2500, nodes: 1300, backtracks: 1200 });
+  socket.send("batch", batch(run, 1, 1000, 1500)); // sent before the seek was taken
+  assert.deepEqual(
+    seen.progress.map((msg) => msg.index),
+    [2500],
+  );
+
+  socket.send("snapshot", snapshotAt(run, 4000));
+  const [[player, snapshot]] = seen.landed;
+  assert.equal(feed.player, player);
+  assert.notEqual(player, first);
+  assert.equal(feed.seeking, null);
+  assert.equal(player.pos, snapshot.at);
+  assert.equal(player.received, 4000);
+  player.seek(4000);
+  const truth = replay(EVENTS, 4000, 36);
+  assert.deepEqual(Array.from(player.path.subarray(0, player.depth)), truth.path);
+  assert.deepEqual(Array.from(player.entered), truth.heat);
+  assert.equal(player.moves, truth.nodes);
+  assert.equal(player.backtracks, truth.backtracks);
+  assert.equal(player.canStepBack, true);
+  // the stream goes on after the index, into the new player, under a fresh window
+  socket.send("batch", batch(run, 2, 4000, 4600));
+  assert.equal(player.received, 4600);
+  const before = socket.emitted.filter(([event]) => event === "credit").length;
+  player.advance(600);
+  const topUps = socket.emitted.filter(([event]) => event === "credit").slice(before);
+  assert.deepEqual(
+    topUps.map(([, msg]) => msg.events),
+    [600],
+  );
+});
+
+test("a refused seek rejects and leaves the player as it was", async () => {
+  const { socket, connection, feed } = setUp();
+  const starting = feed.start(connection, PARAMS, { window: 1000 });
+  await settle();
+  const run = socket.asked[0].payload.run;
+  socket.asked[0].answer({ ...ACK, run });
+  const player = await starting;
+  const seeking = feed.seek(-1);
+  await settle();
+  socket.asked[1].answer({ ok: false, error: { code: "bad-request", message: "No." } });
+  await assert.rejects(seeking, (err) => err.code === "bad-request");
+  assert.equal(feed.player, player);
+  assert.equal(feed.seeking, null);
+});
+
+test("a run that continues a game cannot seek", async () => {
+  const { socket, connection, feed } = setUp();
+  const starting = feed.start(connection, PARAMS, { window: 1000 });
+  await settle();
+  const run = socket.asked[0].payload.run;
+  socket.asked[0].answer({ ...ACK, run, prefix: [0, 13] });
+  await starting;
+  assert.equal(feed.seekable, false);
+});

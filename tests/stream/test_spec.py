@@ -96,7 +96,7 @@ def test_a_good_start():
         ({"start": [0, -1]}, "bad-board"),
         ({"node_budget": -1}, "bad-budget"),
         ({"node_budget": 0}, "bad-budget"),
-        ({"node_budget": 50_000_001}, "bad-budget"),
+        ({"node_budget": 300_000_001}, "bad-budget"),
         ({"time_limit": 0}, "bad-budget"),
         ({"time_limit": -3}, "bad-budget"),
         ({"time_limit": 601}, "bad-budget"),

@@ -274,6 +274,27 @@ def test_running_to_the_end_shows_keyframes_then_the_end(live, members):
     follows(student, SIX_BY_SIX_EVENTS - 7)
 
 
+def test_after_the_jump_to_the_end_a_late_joiner_and_a_step_far_back_get_snapshots(live, members):
+    _url, app = live
+    opened, teacher_member, ack = teacher_of(members, app)
+    teacher = Teacher(teacher_member, ack)
+    teacher.settings()
+    teacher.control(0, playing=True, speed=None)
+    assert wait_until(lambda: teacher_member.state and teacher_member.state["end"], 30)
+    follows(teacher_member, SIX_BY_SIX_EVENTS)
+    # a late joiner lands on the end from a snapshot, never a replay from event 0
+    late, joined = student_of(members, opened.code)
+    snapshot = joined["snapshot"]
+    assert snapshot["index"] == SIX_BY_SIX_EVENTS and snapshot["at"] == SIX_BY_SIX_EVENTS - 100
+    assert snapshot["nodes"] > 176_000
+    follows(late, SIX_BY_SIX_EVENTS)
+    # stepping back past what the pages hold: a snapshot from the room's checkpoints
+    teacher.control(1_000)
+    follows(late, 1_000)
+    follows(teacher_member, 1_000)
+    assert late.position.at >= 900  # a snapshot near the index, not the feed from the end
+
+
 def test_a_late_joiner_gets_a_snapshot_of_where_the_class_is(live, members):
     _url, app = live
     opened, teacher_member, ack = teacher_of(members, app)

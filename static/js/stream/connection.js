@@ -34,12 +34,11 @@ export class WatchConnection {
       reconnectionDelayMax: 4000,
     });
     this.socket.on("batch", (msg) => this.runs.get(msg?.run)?._batch(msg));
-    this.socket.on("done", (msg) => {
-      const run = this.runs.get(msg?.run);
-      if (!run) return;
-      this.runs.delete(run.id);
-      run._done(msg);
-    });
+    // A run ended (done) stays known: a seek may start its stream again (a snapshot).
+    this.socket.on("done", (msg) => this.runs.get(msg?.run)?._done(msg));
+    // A seek's answers: how far the server has computed, then where the run stands.
+    this.socket.on("progress", (msg) => this.runs.get(msg?.run)?.handlers.progress?.(msg));
+    this.socket.on("snapshot", (msg) => this.runs.get(msg?.run)?._snapshot(msg));
     this.socket.on("error", (body) => {
       const error = new WatchError(body);
       const run = this.runs.get(error.run);
@@ -54,6 +53,7 @@ export class WatchConnection {
     this.socket.on("disconnect", (reason) => {
       // The server stops every run of a connection that goes away.
       for (const run of this.runs.values()) {
+        run.stopped = true;
         run._error(new WatchError({ code: "disconnected", message: reason }));
       }
       this.runs.clear();
@@ -112,7 +112,8 @@ export class Run {
     this.granted = window; // credit granted so far (the start's window included)
     this.drawn = 0; // events drawn so far
     this.ack = null;
-    this.ended = false;
+    this.ended = false; // its stream ended (done) or failed
+    this.stopped = false;
   }
 
   /** The viewer drew `n` more events: top the credit back up to the window. */
@@ -127,11 +128,30 @@ export class Run {
     this._topUp();
   }
 
+  /**
+   * Stop the run, or let the server drop it once it ended (a fresh run's ended stream is
+   * kept there for a seek back).
+   */
   stop() {
-    if (this.ended) return;
-    this.ended = true;
+    if (this.stopped) return;
+    this.stopped = this.ended = true;
     this.connection.runs.delete(this.id);
     if (this.connection.connected) this.connection.socket.emit("stop", { run: this.id });
+  }
+
+  /**
+   * Stand at event `index` (null: the search's end): the server computes there, sends
+   * `progress` meanwhile, then a `snapshot` and the events after it. Resolves to the
+   * acknowledgement; rejects with a WatchError when refused.
+   */
+  async seek(index) {
+    const socket = this.connection.socket;
+    const ack = await socket
+      .timeout(this.connection.ackTimeout)
+      .emitWithAck("seek", { run: this.id, index, window: this.window });
+    if (!ack?.ok) throw new WatchError({ ...(ack?.error || ack), run: this.id });
+    this.ended = false;
+    return ack;
   }
 
   _topUp() {
@@ -146,12 +166,20 @@ export class Run {
   }
 
   _batch(msg) {
-    this.handlers.batch?.(msg);
+    if (!this.ended) this.handlers.batch?.(msg);
   }
 
   _done(msg) {
     this.ended = true;
     this.handlers.done?.(msg);
+  }
+
+  /** A seek's snapshot: the credit starts again from the window, after its `count` events. */
+  _snapshot(msg) {
+    this.ended = false;
+    this.granted = this.window + msg.count;
+    this.drawn = 0;
+    this.handlers.snapshot?.(msg);
   }
 
   _error(error) {

@@ -1,16 +1,27 @@
 // One run of the watch protocol (docs/protocol.md) feeding one Player: start it, hold the
 // batches that race its acknowledgement, decode every batch into the player, grant credit
 // for the events the page consumed, and hand its end or its failure to the page. Watch's
-// lanes and Play's "show me" each own one. No DOM here.
+// lanes and Play's "show me" each own one. A fresh run can `seek` (the end, or an index
+// behind what the player holds): the server's snapshot replaces the player. No DOM here.
 
 import { decodeBatch } from "./decode.js";
 import { DEFAULT_HISTORY_INTS, Player } from "./player.js";
 
 export class RunFeed {
   /** onDone(msg): the run's `done` (after every batch); onError(error): it failed. */
-  constructor({ onDone = () => {}, onError = () => {}, historyInts = DEFAULT_HISTORY_INTS } = {}) {
+  /** onProgress(msg): a seek's computing so far; onSnapshot(player, msg): a seek landed. */
+  constructor({
+    onDone = () => {},
+    onError = () => {},
+    onProgress = () => {},
+    onSnapshot = () => {},
+    historyInts = DEFAULT_HISTORY_INTS,
+  } = {}) {
     this.onDone = onDone;
     this.onError = onError;
+    this.onProgress = onProgress;
+    this.onSnapshot = onSnapshot;
+    this.seeking = null; // the index (null: the end) of a seek not answered by a snapshot yet
     this.historyInts = historyInts;
     this.generation = 0; // a message of an older run is ignored
     this.run = null;
@@ -39,6 +50,8 @@ export class RunFeed {
     const handlers = {
       batch: take("batch"),
       done: take("done"),
+      progress: (msg) => generation === this.generation && this.onProgress(msg),
+      snapshot: take("snapshot"),
       error: (error) => generation === this.generation && this._fail(error),
     };
     const run = await connection.start(params, handlers, { window });
@@ -60,6 +73,27 @@ export class RunFeed {
     return this.player;
   }
 
+  /** Whether the run can seek: a fresh run (not one that continues a game). */
+  get seekable() {
+    return Boolean(this.run && this.ack && this.ack.prefix.length === 0);
+  }
+
+  /**
+   * Ask the server to stand at `index` (null: the search's end). The player is replaced
+   * when the snapshot arrives (`onSnapshot`); resolves to the acknowledgement.
+   */
+  async seek(index) {
+    const run = this.run;
+    if (!run) return null;
+    this.seeking = index;
+    try {
+      return await run.seek(index);
+    } catch (error) {
+      this.seeking = null;
+      throw error;
+    }
+  }
+
   /** Keep about `window` events in flight (a faster playback wants more). */
   setWindow(window) {
     this.run?.setWindow(window);
@@ -74,6 +108,10 @@ export class RunFeed {
   }
 
   _take(kind, msg) {
+    if (kind === "snapshot") {
+      this._land(msg);
+      return;
+    }
     const player = this.player;
     if (kind === "done") {
       player.finish(msg);
@@ -86,6 +124,28 @@ export class RunFeed {
       this.run?.stop();
       this._fail(error);
     }
+  }
+
+  /** A seek's snapshot: a new player standing after its events, at the wanted index. */
+  _land(snapshot) {
+    const old = this.player;
+    let player;
+    try {
+      player = Player.fromSnapshot(snapshot, {
+        rows: old.rows,
+        cols: old.cols,
+        counts: old.counts,
+        historyInts: this.historyInts,
+      });
+    } catch (error) {
+      this.run?.stop();
+      this._fail(error);
+      return;
+    }
+    player.onFrontier = (n) => this.run?.consumed(n);
+    this.player = player;
+    this.seeking = null;
+    this.onSnapshot(player, snapshot);
   }
 
   _fail(error) {

@@ -4,8 +4,9 @@
 
 import { Board } from "../board/board.js";
 import { markSearch, onward, setHeat, setPath } from "../board/state.js";
-import { t } from "../core/i18n.js";
+import { formatNumber, t } from "../core/i18n.js";
 import { nameOf } from "../core/squares.js";
+import { DepthColumns } from "../stream/columns.js";
 import { RunFeed } from "../stream/feed.js";
 import { lastEventView } from "../stream/last-event.js";
 import { narrateDone, narrateEvent } from "../stream/narrate.js";
@@ -13,6 +14,8 @@ import { runParams } from "./setup.js";
 import { DepthChart, Stats } from "./stats.js";
 
 const NARRATE_MS = 250; // playing fast, the narration changes at most this often
+// The server's cap (docs/protocol.md): ⏭ reaches the end of the lesson's 8x8 plain search.
+export const NODE_BUDGET = 300_000_000;
 
 export class Lane {
   /** input: the board takes squares (picking the start); `board.onSquare` gets them. */
@@ -29,6 +32,7 @@ export class Lane {
     this.badge = root.querySelector('[data-role="badge"]');
     this.algorithmLabel = root.querySelector('[data-role="algorithm"]');
     this.historyNote = root.querySelector('[data-role="history-note"]');
+    this.progressLine = root.querySelector('[data-role="progress"]');
     this.feed = new RunFeed({
       onDone: (msg) => {
         this.root.dataset.serverNodes = msg.nodes;
@@ -36,7 +40,10 @@ export class Lane {
         this.changed = true;
       },
       onError: (err) => this._fail(err),
+      onProgress: (msg) => this._progress(msg),
+      onSnapshot: (player, snapshot) => this._land(player, snapshot),
     });
+    this.onLanded = null; // (snapshot) => ..., the page moves its clock to the seek's index
     this.player = null;
     this.settings = null;
     this.error = null;
@@ -50,6 +57,7 @@ export class Lane {
   /** An empty board of the chosen size with its start square (before a run). */
   preview(settings) {
     this.detach();
+    this._endSeek();
     delete this.root.dataset.runMs;
     this.settings = settings;
     this.player = null;
@@ -87,7 +95,8 @@ export class Lane {
     this.say(t("watch.ui.narr.connecting"));
     let player;
     try {
-      player = await this.feed.start(connection, runParams(settings), { window });
+      const params = { ...runParams(settings), node_budget: NODE_BUDGET };
+      player = await this.feed.start(connection, params, { window });
     } catch (err) {
       this._fail(err);
       throw err;
@@ -127,6 +136,64 @@ export class Lane {
   /** Stop the run (if any) and forget it. */
   detach() {
     this.feed.stop();
+  }
+
+  /** Whether this lane's run can ask the server for any index (a fresh run). */
+  get seekable() {
+    return this.error === null && this.feed.seekable;
+  }
+
+  /** Whether a seek is on its way (the server computing towards it). */
+  get seeking() {
+    return this.root.dataset.seeking === "true";
+  }
+
+  /**
+   * Ask the server to stand at `index` (null: the end of the search): it computes there,
+   * saying how far it got meanwhile, then the lane shows its snapshot.
+   */
+  async seek(index) {
+    if (!this.seekable) return;
+    this.root.dataset.seeking = "true";
+    this._progress({ index: this.player?.received ?? 0, nodes: this.player?.moves ?? 0 }, index);
+    try {
+      await this.feed.seek(index);
+    } catch (err) {
+      this._endSeek();
+      this._fail(err);
+    }
+  }
+
+  /** How far the server's computing has got (a `progress` message, or the seek's start). */
+  _progress(msg, target = this.feed.seeking) {
+    const words =
+      target === null
+        ? t("watch.ui.end.computing", {
+            n: formatNumber(msg.index),
+            nodes: formatNumber(msg.nodes),
+          })
+        : t("watch.ui.end.seeking", { n: formatNumber(msg.index), target: formatNumber(target) });
+    this.progressLine.hidden = false;
+    this.progressLine.textContent = words;
+    this.root.dataset.progress = String(msg.index);
+  }
+
+  _endSeek() {
+    this.root.dataset.seeking = "false";
+    this.progressLine.hidden = true;
+  }
+
+  /** A seek landed: show the snapshot's player, its heat map and depth chart. */
+  _land(player, snapshot) {
+    const columns = new DepthColumns();
+    columns.reset(player.squares);
+    columns.load(snapshot.chart);
+    player.onNewEvent = (depth) => columns.push(depth);
+    this.chart.use(columns);
+    this.player = player;
+    this.changed = true;
+    this._endSeek();
+    this.onLanded?.(snapshot);
   }
 
   /** Keep about `window` events in flight. */

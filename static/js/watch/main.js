@@ -171,18 +171,46 @@ function showControls() {
   const any = current.length > 0;
   const done = any && current.every((lane) => lane.finished);
   const player = current[0]?.player;
+  const seekable = seekableLanes().length > 0;
+  const seeking = current.some((lane) => lane.seeking);
+  page.dataset.seeking = String(seeking);
   transport.show({
     playing: clock.playing,
     enabled: {
       restart: Boolean(settings) && !starting,
-      back: current.some((lane) => lane.player.canStepBack),
-      step: any && !current.every((lane) => lane.player.finished || lane.error),
-      end: any && !done,
+      back: !seeking && current.some((l) => l.player.canStepBack || (seekable && l.player.pos > 0)),
+      step: any && !seeking && !current.every((lane) => lane.player.finished || lane.error),
+      end: any && !seeking && !done,
       play: any && (!done || clock.playing),
     },
-    seek: player ? { min: player.historyStart, max: player.received, value: player.pos } : null,
+    seek: player
+      ? { min: seekable ? 0 : player.historyStart, max: player.received, value: player.pos }
+      : null,
   });
 }
+
+/** Lanes whose runs can ask the server for any index (fresh runs, not seeking already). */
+function seekableLanes() {
+  const current = activeLanes().filter((lane) => lane.player);
+  return current.length && current.every((lane) => lane.seekable && !lane.seeking) ? current : [];
+}
+
+/** Ask the server to stand at `index` (null: the end): it computes, then sends snapshots. */
+function seekOnServer(lanes, index) {
+  pause();
+  for (const lane of lanes) lane.seek(index);
+  showControls();
+}
+
+/** A lane's seek landed: stand where it asked (at the end: the furthest lane's end). */
+function landed(snapshot) {
+  const atEnd = snapshot.end !== null && snapshot.index === snapshot.end.total;
+  clock.pause(atEnd ? Math.max(snapshot.index, shownIndex(players())) : snapshot.index);
+  reopen();
+  redraw();
+}
+
+for (const lane of lanes) lane.onLanded = landed;
 
 function pause() {
   clock.pause(shownIndex(players()));
@@ -209,11 +237,23 @@ const transport = new Transport({
     redraw();
   },
   back() {
-    clock.back(shownIndex(players()));
+    const shown = shownIndex(players());
+    const held = players().some((player) => player.canStepBack);
+    const lanes = seekableLanes();
+    if (!held && lanes.length && shown > 0) {
+      seekOnServer(lanes, shown - 1); // before what the page holds: the server's checkpoints
+      return;
+    }
+    clock.back(shown);
     reopen();
     redraw();
   },
   end() {
+    const lanes = seekableLanes();
+    if (lanes.length) {
+      seekOnServer(lanes, null); // the server computes the end with its engine
+      return;
+    }
     clock.runToEnd(performance.now());
     redraw();
   },
@@ -222,7 +262,13 @@ const transport = new Transport({
     clock.setSpeed(speed, performance.now());
     for (const lane of lanes) lane.setWindow(windowFor(speed));
   },
-  seek(index) {
+  seek(index, { done }) {
+    const lanes = seekableLanes();
+    const held = players().every((player) => player.holds(index));
+    if (!held && lanes.length) {
+      if (done) seekOnServer(lanes, index);
+      return;
+    }
     clock.pause(index);
     reopen();
     redraw();

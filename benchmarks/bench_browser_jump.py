@@ -1,0 +1,100 @@
+"""⏭ to the end of the lesson's 8x8 plain search on the Watch page, in headless chromium.
+
+The real app (Flask + Socket.IO, threading mode) is served on a free port; the page at
+/watch starts the articles' plain backtracking on 8x8 from a corner (251,825,408 nodes
+before its tour) at a readable speed, then ⏭ is clicked: the server computes the end
+with its engine (the compiled core when built) while the page shows its progress, then
+sends the snapshot.  The figure is the time from the click to the final board drawn
+(the lane's status ``found`` with the node counter at 251,825,408).
+Standalone: ``python benchmarks/bench_browser_jump.py [--repeat N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.bench_browser_stream import serve
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+
+QUERY = "rows=8&cols=8&start=0,0&algorithm=seed&speed=10&go=1&lang=en"
+NODES = 251_825_408
+GOAL = 10.0
+
+
+def measure(browser, base: str) -> float:
+    """Seconds from the click on ⏭ to the final board, in a fresh page."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(f"{base}/watch?{QUERY}")
+        page.wait_for_function(
+            "() => document.querySelector('[data-side=a] [data-stat=received]').textContent !== '0'"
+        )
+        began = time.perf_counter()
+        page.locator("[data-action=end]").click()
+        page.wait_for_selector("[data-side=a][data-status=found]", timeout=300_000)
+        seconds = time.perf_counter() - began
+        nodes = page.evaluate(
+            "() => +document.querySelector('[data-side=a] [data-stat=nodes]')"
+            ".textContent.replace(/\\D/g, '')"
+        )
+        if nodes != NODES:
+            raise RuntimeError(f"the final board shows {nodes:,} nodes, not {NODES:,}")
+        return seconds
+    finally:
+        page.close()
+
+
+def run(repeat: int = 3) -> list[dict]:
+    from playwright.sync_api import sync_playwright
+
+    from server.engine import native
+
+    times = []
+    with serve() as base, sync_playwright() as pw:
+        options = {"headless": True, "args": CHROMIUM_ARGS}
+        if Path(CHROMIUM).exists():
+            options["executable_path"] = CHROMIUM
+        browser = pw.chromium.launch(**options)
+        try:
+            for _ in range(repeat):
+                times.append(measure(browser, base))
+        finally:
+            browser.close()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return [
+        {
+            "benchmark": (
+                "⏭ to the end of 8x8 plain from a corner, in chromium: click to final board"
+            ),
+            "median": round(statistics.median(times), 2),
+            "unit": "s",
+            "goal": f"<= {GOAL:g}",
+            "note": (
+                f"{NODES:,} nodes; runs {', '.join(f'{t:.2f}' for t in times)}; "
+                f"{native.describe()}; {os.cpu_count()} CPUs shared, load {load:.1f}"
+            ),
+        }
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    for row in run(args.repeat):
+        print(
+            f"{row['benchmark']}: {row['median']:,} {row['unit']} "
+            f"(goal {row['goal']}) — {row['note']}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,277 @@
+"""/watch ``seek`` end to end (docs/protocol.md): a python-socketio client over a real
+server, websocket transport.
+
+A seek makes the run's task compute forward with the engine, report ``progress``, send
+a ``snapshot`` at the wanted index (the end when asked) and stream on from there.  The
+snapshots are held to the pure-Python engine replaying the whole stream.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from benchmarks.bench_stream import WatchClient, start_payload
+from server.app import create_app
+from server.engine import native
+from server.engine.board import Board
+from server.engine.search import search_events
+from server.engine.walker import Walker
+from server.serving import make_server
+from server.stream.encode import DecodedMove, count_events, decode
+from server.stream.spec import MAX_SEEK_INDEX
+from server.web.watch_socket import registry
+from tests.tourcheck import assert_tour
+from tests.waiting import wait_until
+
+SIX = {"rows": 6, "cols": 6, "start": [0, 0], "algorithm": "seed"}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """(base URL, app) of an in-process server on a free port."""
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path_factory.mktemp("seek"))})
+    server = make_server("127.0.0.1", 0, app)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.port}", app
+    for run in registry(app).live_runs():
+        run.stop(silent=True)
+    server.shutdown()
+    thread.join(5)
+
+
+class SeekClient(WatchClient):
+    """A viewer that also records ``progress`` and ``snapshot`` messages."""
+
+    def __init__(self, url: str, **kwargs) -> None:
+        self.progress: list[dict] = []
+        self.snapshots: list[dict] = []
+        super().__init__(url, **kwargs)
+        self.sio.on("progress", self._on_progress, namespace="/watch")
+        self.sio.on("snapshot", self._on_snapshot, namespace="/watch")
+
+    def _on_progress(self, data):
+        with self.lock:
+            self.progress.append(data)
+            self.messages.append(("progress", data))
+
+    def _on_snapshot(self, data):
+        with self.lock:
+            self.snapshots.append(data)
+            self.messages.append(("snapshot", data))
+
+
+@pytest.fixture
+def clients(live):
+    url, app = live
+    opened: list[SeekClient] = []
+
+    def open_client(**kwargs) -> SeekClient:
+        client = SeekClient(url, **kwargs)
+        opened.append(client)
+        return client
+
+    yield open_client
+    for client in opened:
+        if client.sio.connected:
+            client.close()
+    assert wait_until(lambda: registry(app).live_count() == 0, 5)
+
+
+@pytest.fixture(scope="module")
+def six_replay():
+    """The whole 6x6 seed stream from a corner, replayed by the pure-Python engine:
+    the state after every event index that a test asks for, and the end."""
+    board = Board(6, 6)
+    with native.use("python"):
+        events = list(search_events(board, 0, ordering="seed"))
+        walker = Walker(board, 0, algorithm="seed")
+        walker.advance(10**9)
+        final = walker.state()
+    return board, events, final
+
+
+def replay_state(board: Board, events: list, index: int) -> dict:
+    """Path, counters and heat after ``index`` events, counted here from the raw events."""
+    path: list[int] = []
+    heat = [0] * board.area
+    nodes = backtracks = 0
+    for event in events[:index]:
+        if event.kind == "move":
+            path.append(event.square)
+            heat[event.square] += 1
+            nodes += 1
+        else:
+            path.pop()
+            backtracks += 1
+    return {"path": path, "heat": heat, "nodes": nodes, "backtracks": backtracks}
+
+
+def stand_at(snapshot: dict, counts: bool = False) -> dict:
+    """Where a viewer stands after taking a snapshot's events (``at`` + ``count``)."""
+    path, heat = list(snapshot["path"]), list(snapshot["heat"])
+    nodes, backtracks = snapshot["nodes"], snapshot["backtracks"]
+    for event in decode(snapshot["events"], counts):
+        if isinstance(event, DecodedMove):
+            path.append(event.square)
+            heat[event.square] += 1
+            nodes += 1
+        else:
+            assert path.pop() == event.square
+            backtracks += 1
+    return {"path": path, "heat": heat, "nodes": nodes, "backtracks": backtracks}
+
+
+def test_seek_to_the_end_gives_the_final_state_of_the_whole_stream(clients, six_replay):
+    board, events, final = six_replay
+    client = clients(auto_credit=False)
+    assert client.start(start_payload("a1", window=10, **SIX))["ok"]
+    assert client.call("seek", {"run": "a1", "index": None}) == {"ok": True, "run": "a1"}
+    assert client.wait(lambda: "a1" in client.dones, 30)
+    [snapshot] = client.snapshots
+    total = len(events) - 1  # the last event is Found
+    assert snapshot["index"] == total == final.index == 354_060
+    assert snapshot["count"] == total - snapshot["at"] == 100  # the tail to step back through
+    assert snapshot["end"]["status"] == "found"
+    assert (snapshot["end"]["nodes"], snapshot["end"]["backtracks"]) == (177_048, 177_012)
+    shown = stand_at(snapshot)
+    assert shown == replay_state(board, events, total)
+    assert (shown["nodes"], shown["backtracks"]) == (final.nodes, final.backtracks)
+    assert shown["path"] == list(final.path) and shown["heat"] == list(final.heat)
+    assert snapshot["max_depth"] <= final.max_depth == 36
+    assert_tour(6, 6, shown["path"], start=0)
+    done = client.dones["a1"]
+    assert (done["status"], done["nodes"], done["backtracks"]) == ("found", 177_048, 177_012)
+    assert done["tour"] == shown["path"]
+    # nothing of the run streamed after the snapshot: it stood at the end
+    kinds = [kind for kind, _ in client.messages]
+    assert kinds[kinds.index("snapshot") :] == ["snapshot", "done"]
+
+
+def test_seek_back_gives_the_state_at_that_index_and_streams_on(clients, six_replay):
+    board, events, _ = six_replay
+    client = clients(auto_credit=False, keep=True)
+    assert client.start(start_payload("a1", window=10, **SIX))["ok"]
+    assert client.call("seek", {"run": "a1", "index": None})["ok"]
+    assert client.wait(lambda: "a1" in client.dones, 30)
+    # the stream has ended: the run is parked, and a seek back restarts its task
+    for index in (123_457, 7, 0):
+        with client.lock:
+            client.snapshots.clear()
+            client.batches.clear()
+        assert client.call("seek", {"run": "a1", "index": index, "window": 50})["ok"]
+        assert client.wait(lambda: client.snapshots, 10)
+        [snapshot] = client.snapshots
+        assert snapshot["index"] == index
+        assert snapshot["at"] == max(0, index - 100)
+        assert stand_at(snapshot) == replay_state(board, events, index)
+        # then the stream goes on from the index, as far as the seek's window allows
+        assert client.wait(lambda: streamed(client, "a1") >= 50, 5)
+        assert streamed(client, "a1") == 50
+        expected = replay_state(board, events, index + 50)
+        batch = client.batches["a1"][-1]
+        assert (batch["nodes"], batch["backtracks"]) == (expected["nodes"], expected["backtracks"])
+        replayed = list(decode(snapshot["events"], False))
+        for b in client.batches["a1"]:
+            replayed.extend(decode(b["events"], False))
+        assert stand_at({**snapshot, "events": []}) == replay_state(board, events, snapshot["at"])
+        assert len(replayed) == index + 50 - snapshot["at"]
+
+
+def streamed(client: SeekClient, run: str) -> int:
+    with client.lock:
+        return sum(count_events(b["events"], False) for b in client.batches.get(run, []))
+
+
+def test_a_seek_while_streaming_lands_exactly_and_streams_to_the_end(clients, six_replay):
+    board, events, _ = six_replay
+    client = clients(auto_credit=False, keep=True)
+    assert client.start(start_payload("a1", window=2000, **SIX))["ok"]
+    assert client.wait(lambda: streamed(client, "a1") == 2000, 5)  # paused: no more credit
+    client.auto_credit = True  # from now on every batch is granted back
+    assert client.call("seek", {"run": "a1", "index": 300_000})["ok"]
+    assert client.wait(lambda: "a1" in client.dones, 30)
+    [snapshot] = client.snapshots
+    assert stand_at(snapshot) == replay_state(board, events, 300_000)
+    with client.lock:
+        at = client.messages.index(("snapshot", snapshot))
+        seqs = {m["seq"] for kind, m in client.messages[at:] if kind == "batch"}
+    after = [b for b in client.batches["a1"] if b["seq"] in seqs]
+    assert sum(count_events(b["events"], False) for b in after) == len(events) - 1 - 300_000
+    assert (after[-1]["nodes"], after[-1]["backtracks"]) == (177_048, 177_012)
+    assert client.dones["a1"]["status"] == "found"
+
+
+def test_progress_then_disconnect_cancels_the_computing_task(live, clients):
+    _, app = live
+    client = clients(auto_credit=False)
+    # 8x8 plain from a corner: seconds of computing even with the core, minutes without
+    assert client.start(start_payload("big", window=10, node_budget=300_000_000))["ok"]
+    assert client.call("seek", {"run": "big", "index": None})["ok"]
+    assert client.wait(lambda: client.progress, 30), "no progress while computing"
+    first = client.progress[0]
+    assert first["run"] == "big" and first["target"] is None
+    assert 0 < first["nodes"] <= first["index"]
+    [run] = [r for r in registry(app).live_runs() if r.id == "big"]
+    assert run.seeking
+    client.close()
+    assert wait_until(lambda: registry(app).live_count() == 0, 5)
+    assert run.timeline is not None and run.timeline.end is None  # it never got there
+    assert not client.snapshots
+
+
+def test_stop_cancels_the_computing_task(live, clients):
+    _, app = live
+    client = clients(auto_credit=False)
+    assert client.start(start_payload("big", window=10, node_budget=300_000_000))["ok"]
+    assert client.call("seek", {"run": "big", "index": None})["ok"]
+    assert client.wait(lambda: client.progress, 30)
+    assert client.call("stop", {"run": "big"})["ok"]
+    assert client.wait(lambda: "big" in client.dones, 5)
+    assert client.dones["big"]["status"] == "stopped"
+    assert wait_until(lambda: registry(app).live_count() == 0, 5)
+    assert not client.snapshots
+
+
+def test_a_new_seek_replaces_the_one_computing(clients):
+    client = clients(auto_credit=False)
+    assert client.start(start_payload("big", window=10, node_budget=300_000_000))["ok"]
+    assert client.call("seek", {"run": "big", "index": None})["ok"]
+    assert client.wait(lambda: client.progress, 30)
+    assert client.call("seek", {"run": "big", "index": 1_000})["ok"]
+    assert client.wait(lambda: client.snapshots, 10)
+    [snapshot] = client.snapshots
+    assert snapshot["index"] == 1_000  # the first seek's end never came
+    assert snapshot["end"] is None
+
+
+@pytest.mark.parametrize(
+    ("payload", "code"),
+    [
+        ({"run": "a1"}, "bad-request"),  # no index
+        ({"run": "a1", "index": -1}, "bad-request"),
+        ({"run": "a1", "index": MAX_SEEK_INDEX + 1}, "bad-request"),
+        ({"run": "a1", "index": 5.0}, "bad-request"),
+        ({"run": "a1", "index": "5"}, "bad-request"),
+        ({"run": "a1", "index": True}, "bad-request"),
+        ({"run": "a1", "index": 5, "window": 0}, "bad-request"),
+        ({"run": "a1", "index": 5, "window": 20_001}, "bad-request"),
+        ({"run": "a1", "index": 5, "window": "5"}, "bad-request"),
+        ({"run": "a1 b", "index": 5}, "bad-request"),
+        (["a1", 5], "bad-request"),
+        ({"run": "zz", "index": 5}, "unknown-run"),
+    ],
+)
+def test_bad_seeks_are_answered_with_an_error_ack(live, clients, payload, code):
+    client = clients(auto_credit=False)
+    assert client.start(start_payload("a1", window=10, **SIX))["ok"]
+    ack = client.call("seek", payload)
+    assert ack["ok"] is False and ack["error"]["code"] == code, ack
+    assert ack["error"]["message"]
+    assert client.wait(lambda: client.errors, 5)
+    assert not client.snapshots
+    _, app = live
+    [run] = [r for r in registry(app).live_runs() if r.id == "a1"]
+    assert not run.seeking
