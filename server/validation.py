@@ -12,6 +12,8 @@ One adapter per edge (server/web/refusals.py) turns a ``ValidationError`` into t
 error the client sees; the codes also appear in the models' JSON Schema (``x-error``),
 from which the tables of docs/api.md and docs/protocol.md are generated.
 
+A new message is one model in its package, its line in that package's ``MESSAGES``
+(the docs' tables list them) and ``Model.model_validate(payload)`` in its handler.
 Nothing here knows HTTP or Socket.IO.
 """
 

@@ -72,8 +72,8 @@ def _values(schema: dict) -> str:
     if "enum" in schema:
         parts.append(" or ".join(f"`{json.dumps(v)}`" for v in schema["enum"]))
     shortest, longest = schema.get("minLength"), schema.get("maxLength")
-    if shortest is not None or longest is not None:
-        parts.append(f"{shortest or 0}..{longest} characters" if longest else "")
+    if longest is not None:
+        parts.append(f"{shortest or 0}..{longest} characters")
     if "pattern" in schema:
         parts.append(f"`{schema['pattern']}`")
     if schema.get("description"):

@@ -12,9 +12,11 @@ from pydantic import ValidationError
 from server.stream.spec import (
     DEFAULT_NODE_BUDGET,
     DEFAULT_TIME_LIMIT,
+    MAX_SEEK_INDEX,
     CreditMessage,
     GameInfo,
     ProtocolError,
+    SeekMessage,
     StopMessage,
     parse_start,
     run_of,
@@ -183,3 +185,22 @@ def test_game_supplies_board_and_path():
     refused("unknown-game", parse_start, {**payload, "game": "bad"}, games.get)
     construct = {**payload, "game": "g1", "algorithm": "construct"}
     refused("bad-request", parse_start, construct, games.get)
+
+
+def test_seek():
+    def seek(payload):
+        return SeekMessage.model_validate(payload)
+
+    assert seek({"run": "a1", "index": 0}).window is None
+    assert seek({"run": "a1", "index": None, "window": 50}).index is None  # null: the end
+    assert seek({"run": "a1", "index": MAX_SEEK_INDEX}).index == MAX_SEEK_INDEX
+    for bad in (-1, MAX_SEEK_INDEX + 1):
+        err = refused("bad-request", seek, {"run": "a1", "index": bad})
+        assert err.key == "watch.error.bad-request.seek" and err.run == "a1"
+    for bad in ("5", 5.0, True):
+        assert refused("bad-request", seek, {"run": "a1", "index": bad}).params == {
+            "field": "index"
+        }
+    assert refused("bad-request", seek, {"run": "a1"}).key == "watch.error.bad-request.missing"
+    err = refused("bad-request", seek, {"run": "a1", "index": 3, "window": 0})
+    assert err.key == "watch.error.bad-request.window"
