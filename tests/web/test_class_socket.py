@@ -315,7 +315,14 @@ def test_a_late_joiner_gets_a_snapshot_of_where_the_class_is(live, members):
     follows(late, 700, settings)
     stale = late.call("sync", {"gen": teacher.gen - 1, "index": 3})
     assert stale["error"]["code"] == "stale" and stale["error"]["state"]["gen"] == teacher.gen
-    for bad in ({"gen": teacher.gen}, {"gen": teacher.gen, "index": -1}, [], {"index": 1.5}):
+    beyond = {"gen": teacher.gen, "index": service.MAX_INDEX + 1}  # past the cap: refused
+    for bad in (
+        {"gen": teacher.gen},
+        {"gen": teacher.gen, "index": -1},
+        [],
+        {"index": 1.5},
+        beyond,
+    ):
         assert late.call("sync", bad)["error"]["code"] == "bad-request", bad
 
 
