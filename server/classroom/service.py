@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import math
 import secrets
 import time
 from dataclasses import dataclass
@@ -30,8 +29,11 @@ from ..db import db
 from ..game import rules
 from ..game import service as games
 from ..game.rules import RuleError
-from ..stream.spec import ALGORITHMS, parse_start
 from ..stream.timeline import Demo, state_from_json, state_to_json
+from .messages import CODE_MAX, TOKEN_MAX, ControlMessage, PuzzleMessage, SettingsMessage
+from .messages import MAX_INDEX as MAX_INDEX  # the limits of the messages, re-exported
+from .messages import MAX_SEQ as MAX_SEQ
+from .messages import MAX_SPEED as MAX_SPEED
 from .models import ClassCheckpoint, ClassEntry, ClassPresence, ClassRoom
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0, 1: read aloud, typed on phones
@@ -41,9 +43,6 @@ TOKEN_BYTES = 24
 DEFAULT_TTL = 2 * 3600.0  # a room expires after this long without activity
 PRESENCE_TIMEOUT = 60.0  # a connection without a heartbeat for this long is not counted
 HEARTBEAT_SECONDS = 20.0  # what the clients are told to use
-MAX_SPEED = 10_000.0  # events per second; None means "as fast as the browser can draw"
-MAX_INDEX = 600_000_000  # two events per node at most: the node budget bounds the index
-MAX_SEQ = 2**53  # the teacher page's control numbers (a JavaScript safe integer)
 NODE_BUDGET = 300_000_000  # the room's one search is bounded by these: the lesson's 8x8
 TIME_LIMIT = 600.0  # seconds of computing (8x8 plain to its end: about 10 s with the core)
 MAX_ENTRIES = 500  # attempts per puzzle per room
@@ -77,9 +76,9 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def normalize_code(value) -> str:
+def normalize_code(value: str) -> str:
     """A typed code as stored: upper case, spaces and dashes dropped; ClassError if malformed."""
-    if not isinstance(value, str) or len(value) > 32:
+    if len(value) > CODE_MAX:
         raise ClassError("unknown-room")
     code = value.upper().replace(" ", "").replace("-", "")
     if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
@@ -91,9 +90,9 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def token_matches(room: ClassRoom, token) -> bool:
+def token_matches(room: ClassRoom, token: str) -> bool:
     """Constant-time comparison of the presented token's hash with the stored one."""
-    if not isinstance(token, str) or not 1 <= len(token) <= 128:
+    if not 1 <= len(token) <= TOKEN_MAX:
         return False
     return hmac.compare_digest(hash_token(token), room.token_hash)
 
@@ -184,36 +183,6 @@ def close_room(room: ClassRoom) -> None:
 
 
 # -- the demo ------------------------------------------------------------------------------
-def check_settings(payload) -> dict:
-    """Validate the teacher's demo settings (the watch protocol's rules); a clean copy."""
-    if not isinstance(payload, dict):
-        raise ClassError("bad-request", "class.error.bad-request.settings")
-    algorithm = payload.get("algorithm")
-    if algorithm not in ALGORITHMS:
-        raise ClassError("bad-request", "class.error.bad-request.settings")
-    start_payload = {
-        "run": "settings",
-        "rows": payload.get("rows"),
-        "cols": payload.get("cols"),
-        "start": payload.get("start"),
-        "algorithm": algorithm,
-        "closed": payload.get("closed"),
-        "pruning": payload.get("pruning"),
-        "window": 1,
-        "node_budget": NODE_BUDGET,
-        "time_limit": TIME_LIMIT,
-    }
-    spec = parse_start(start_payload)  # ProtocolError: the caller words it like /watch does
-    return {
-        "rows": spec.rows,
-        "cols": spec.cols,
-        "start": list(divmod(spec.start, spec.cols)),
-        "algorithm": spec.algorithm,
-        "closed": spec.closed,
-        "pruning": spec.pruning,
-    }
-
-
 def settings_of(room: ClassRoom) -> dict:
     return json.loads(room.settings)
 
@@ -232,27 +201,6 @@ def demo_of(room: ClassRoom) -> Demo:
         node_budget=NODE_BUDGET,
         time_limit=TIME_LIMIT,
     )
-
-
-def _field_error(name: str) -> ClassError:
-    return ClassError("bad-request", "class.error.bad-request.field", field=name)
-
-
-def _int(payload: dict, name: str, low: int, high: int) -> int:
-    value = payload.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _field_error(name)
-    return value
-
-
-def parse_speed(value) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise _field_error("speed")
-    if not 0 < value <= MAX_SPEED:
-        raise _field_error("speed")
-    return float(value)
 
 
 def _apply(room: ClassRoom, seq: int, at: float, values: dict, *, gen: int | None = None) -> None:
@@ -283,17 +231,17 @@ def _apply(room: ClassRoom, seq: int, at: float, values: dict, *, gen: int | Non
 
 
 def set_settings(room: ClassRoom, payload, at: float) -> dict:
-    """New demo settings ``{seq, rows, cols, start, ...}``: a new generation, index 0, paused."""
-    if not isinstance(payload, dict):
-        raise ClassError("bad-request", "class.error.bad-request.settings")
-    seq = _int(payload, "seq", 1, MAX_SEQ)
-    settings = check_settings(payload)  # ProtocolError: worded as on /watch
+    """New demo settings (a :class:`SettingsMessage`): a new generation, index 0, paused.
+
+    ``payload`` is validated first: a ``ValidationError`` refuses it.
+    """
+    message = SettingsMessage.model_validate(payload)
     _apply(
         room,
-        seq,
+        message.seq,
         at,
         {
-            "settings": json.dumps(settings),
+            "settings": json.dumps(message.settings()),
             "gen": ClassRoom.gen + 1,
             "idx": 0,
             "sent_upto": 0,
@@ -317,22 +265,9 @@ def set_control(room: ClassRoom, payload, at: float) -> dict:
 
     ``speed`` is events per second, or None: run to the end as fast as the search goes.
     """
-    if not isinstance(payload, dict):
-        raise ClassError("bad-request", "class.error.bad-request.payload")
-    seq = _int(payload, "seq", 1, MAX_SEQ)
-    gen = _int(payload, "gen", 0, MAX_SEQ)
-    index = _int(payload, "index", 0, MAX_INDEX)
-    playing = payload.get("playing")
-    if not isinstance(playing, bool):
-        raise _field_error("playing")
-    speed = parse_speed(payload.get("speed"))
-    _apply(
-        room,
-        seq,
-        at,
-        {"idx": index, "playing": playing, "speed": speed, "state_at": at},
-        gen=gen,
-    )
+    message = ControlMessage.model_validate(payload)  # a ValidationError refuses it
+    values = {"idx": message.index, "playing": message.playing, "speed": message.speed}
+    _apply(room, message.seq, at, {**values, "state_at": at}, gen=message.gen)
     return public_state(room, at)
 
 
@@ -550,41 +485,13 @@ def forget_stale(at: float, timeout: float = PRESENCE_TIMEOUT) -> None:
 
 
 # -- the class puzzle ----------------------------------------------------------------------
-def check_puzzle(payload) -> dict:
-    """``{rows, cols, closed, start: [r, c]}`` within the Play page's rules."""
-    if not isinstance(payload, dict):
-        raise ClassError("bad-request", "class.error.bad-request.payload")
-    values = {}
-    for name in ("rows", "cols"):
-        value = payload.get(name)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ClassError("bad-request", "class.error.bad-request.field", field=name)
-        values[name] = value
-    rows, cols = values["rows"], values["cols"]
-    if not (rules.MIN_SIDE <= rows <= rules.MAX_SIDE and rules.MIN_SIDE <= cols <= rules.MAX_SIDE):
-        raise ClassError(
-            "bad-puzzle", "class.error.bad-puzzle.size", min=rules.MIN_SIDE, max=rules.MAX_SIDE
-        )
-    closed = payload.get("closed")
-    if not isinstance(closed, bool):
-        raise ClassError("bad-request", "class.error.bad-request.field", field="closed")
-    start = payload.get("start")
-    if (
-        not isinstance(start, list)
-        or len(start) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in start)
-        or not (0 <= start[0] < rows and 0 <= start[1] < cols)
-    ):
-        raise ClassError("bad-request", "class.error.bad-request.field", field="start")
-    return {"rows": rows, "cols": cols, "closed": closed, "start": list(start)}
-
-
 def set_puzzle(room: ClassRoom, payload, at: float) -> dict | None:
-    """Hand the class a puzzle (or take it back with ``None``); the public puzzle."""
+    """Hand the class a puzzle (a :class:`PuzzleMessage`, or take it back with ``None``);
+    the public puzzle.  A ``ValidationError`` refuses a bad one."""
     if payload is None:
         room.puzzle = None
     else:
-        puzzle = check_puzzle(payload)
+        puzzle = PuzzleMessage.model_validate(payload).model_dump()
         room.puzzle_seq += 1
         room.puzzle = json.dumps({**puzzle, "seq": room.puzzle_seq})
     touch(room, at)
@@ -596,7 +503,7 @@ def puzzle_of(room: ClassRoom) -> dict | None:
     return json.loads(room.puzzle) if room.puzzle else None
 
 
-def start_puzzle_game(room: ClassRoom, name, at: float) -> dict:
+def start_puzzle_game(room: ClassRoom, name: str, at: float) -> dict:
     """A Play-page game for the room's puzzle with the knight already on its start square.
 
     The student then plays it through the ordinary game API; the start cannot be changed
@@ -607,7 +514,7 @@ def start_puzzle_game(room: ClassRoom, name, at: float) -> dict:
     if puzzle is None:
         raise ClassError("no-puzzle")
     try:
-        name = games.clean_name(name if isinstance(name, str) else "")
+        name = games.clean_name(name)
     except RuleError:
         raise ClassError("bad-name", max=games.NAME_MAX) from None
     entries = db.session.scalar(
@@ -634,11 +541,8 @@ def start_puzzle_game(room: ClassRoom, name, at: float) -> dict:
     return {"game": created.id, "puzzle": puzzle, "name": name}
 
 
-def record_solution(room: ClassRoom, game_id, at: float) -> dict:
+def record_solution(room: ClassRoom, game_id: str, at: float) -> dict:
     """A student says they solved it: the server checks the stored game, then ranks it."""
-    # game ids are ASCII; a lone surrogate would not even encode for the database
-    if not isinstance(game_id, str) or len(game_id) > 64 or not game_id.isascii():
-        raise ClassError("bad-request", "class.error.bad-request.field", field="game")
     entry = db.session.scalar(
         select(ClassEntry).where(ClassEntry.code == room.code, ClassEntry.game_id == game_id)
     )

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from .encode import encode_batch
-from .spec import ProtocolError, RunSpec, SeekSpec
+from .spec import ProtocolError, RunSpec, SeekMessage
 from .timeline import Timeline
 
 log = logging.getLogger(__name__)
@@ -146,7 +146,7 @@ class Run:
         self.tour: list[int] | None = None
         self.thread = None  # whatever start_task returned
         self.connection: Connection | None = None
-        self._seek: SeekSpec | None = None  # a seek the task has not taken yet
+        self._seek: SeekMessage | None = None  # a seek the task has not taken yet
         self.accepting = True  # whether the task still takes seeks (else: restart it)
         self.seeking = False  # computing towards a seek's index
         self.restart_wanted = False  # a seek came while the task was ending
@@ -156,10 +156,13 @@ class Run:
         return self._make_timeline is not None
 
     # -- called from handler threads ---------------------------------------------------
-    def grant(self, events: int) -> None:
+    def grant(self, events: int) -> int:
+        """Add credit, capped at the outstanding maximum; how much was added."""
         with self._cond:
+            before = self.credit
             self.credit = min(self.credit + events, self._limits.max_credit)
             self._cond.notify_all()
+            return self.credit - before
 
     def stop(self, *, silent: bool = False) -> None:
         if silent:
@@ -168,7 +171,7 @@ class Run:
         with self._cond:
             self._cond.notify_all()
 
-    def request_seek(self, seek: SeekSpec, gate: threading.Thread | None = None) -> bool:
+    def request_seek(self, seek: SeekMessage, gate: threading.Thread | None = None) -> bool:
         """Hand ``seek`` to the running task (replacing one not taken yet); False when the
         task is ending, and the run must be restarted for it."""
         with self._cond:
@@ -570,12 +573,11 @@ class RunRegistry:
                 raise ProtocolError("unknown-run", None, run_id)
             return run
 
-    def grant(self, conn: Connection, run_id: str, events: int) -> Run | None:
-        """Add credit; None (quietly) for a run that has just finished."""
+    def grant(self, conn: Connection, run_id: str, events: int) -> int | None:
+        """Add credit: the events granted (fewer when capped); None (quietly) for a run
+        that has just finished."""
         run = self._find(conn, run_id)
-        if run is not None:
-            run.grant(events)
-        return run
+        return run.grant(events) if run is not None else None
 
     def stop(self, conn: Connection, run_id: str) -> Run | None:
         """Stop a live run, or drop a parked one (its timeline is freed)."""
@@ -589,7 +591,9 @@ class RunRegistry:
             run.stop()
         return run
 
-    def seek(self, conn: Connection, seek: SeekSpec, gate: threading.Thread | None = None) -> Run:
+    def seek(
+        self, conn: Connection, seek: SeekMessage, gate: threading.Thread | None = None
+    ) -> Run:
         """Hand ``seek`` to the run's task, or restart a parked run's task for it."""
         with self._lock:
             run = conn.runs.get(seek.run)

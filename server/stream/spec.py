@@ -1,19 +1,33 @@
-"""Strict validation of the watch protocol's client messages (docs/protocol.md).
+"""The watch protocol's client messages (docs/protocol.md), as strict pydantic models.
 
-Every refusal is a :class:`ProtocolError` carrying the protocol's error ``code``, an
-i18n message key (``watch.error.<code>`` or a refinement of it) and the message's
-parameters; the web layer turns it into an ``error`` event in the connection's language.
-Nothing here starts a run or touches Flask.
+``start``, ``credit`` and ``stop`` are :class:`StartMessage`, :class:`CreditMessage` and
+:class:`StopMessage`; a bad one fails validation with a ``ValidationError`` whose
+refusals carry the protocol's error code (server/validation.py), which the web layer
+turns into the ``error`` event (server/web/refusals.py).  Refusals that need a run's
+state (``unknown-run``, ``too-many-runs``) are :class:`ProtocolError` s of
+server/stream/runs.py.  The board rules (:func:`check_board`) are shared with the class
+room's demo settings.  Nothing here starts a run or touches Flask.
 """
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    Field,
+    PrivateAttr,
+    Strict,
+    ValidationInfo,
+    model_validator,
+)
 
 from ..engine.theory import tour_verdict
+from ..validation import Message, Square, error_codes, flag, refuse, refused, whole
 
 ALGORITHMS = ("seed", "warnsdorff", "construct")
 MIN_SIDE = 3
@@ -71,203 +85,272 @@ class RunSpec:
         return self.algorithm == "warnsdorff"
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _field(payload: Mapping, name: str, run: str | None):
-    if name not in payload:
-        raise ProtocolError("bad-request", "watch.error.bad-request.missing", run, field=name)
-    return payload[name]
-
-
-def _wrong(name: str, run: str | None) -> ProtocolError:
-    return ProtocolError("bad-request", "watch.error.bad-request.type", run, field=name)
-
-
-def _int(payload: Mapping, name: str, run: str | None) -> int:
-    value = _field(payload, name, run)
-    if not _is_int(value):
-        raise _wrong(name, run)
+# -- fields -------------------------------------------------------------------------------
+def _known_algorithm(value: str) -> str:
+    if value not in ALGORITHMS:
+        raise refuse("unknown-algorithm", "watch.error.unknown-algorithm", algorithm=value[:32])
     return value
 
 
-def _bool(payload: Mapping, name: str, run: str | None) -> bool:
-    value = _field(payload, name, run)
-    if not isinstance(value, bool):
-        raise _wrong(name, run)
-    return value
+RunId = Annotated[
+    str,
+    Strict(),
+    Field(pattern=f"^{RUN_ID.pattern}$", description="client-chosen, unique per connection"),
+    refused("bad-request", "watch.error.bad-request.run-id", always=True),
+]
+Algorithm = Annotated[
+    str,
+    Strict(),
+    AfterValidator(_known_algorithm),
+    Field(json_schema_extra={"enum": list(ALGORITHMS), "x-error": "unknown-algorithm"}),
+]
+Side = Annotated[
+    int,
+    Strict(),
+    Field(
+        description=f"searches: up to {MAX_SIDE}",
+        json_schema_extra={
+            "minimum": MIN_SIDE,
+            "maximum": MAX_SIDE_CONSTRUCT,
+            "x-error": "bad-board",
+        },
+    ),
+]
+WITHOUT_GAME = {"x-absent": "required without `game` (which decides it)"}
+Closed = flag("closed tour: the knight ends a knight's move from its start")
+Pruning = flag("every provably safe pruning the engine offers")
+Events = whole(
+    1,
+    MAX_WINDOW,
+    refused("bad-request", "watch.error.bad-request.credit", max=MAX_WINDOW),
+    doc="more events the viewer allows",
+)
+Window = whole(
+    1,
+    MAX_WINDOW,
+    refused("bad-request", "watch.error.bad-request.window", max=MAX_WINDOW),
+    doc="initial credit, in events",
+)
+NodeBudget = whole(
+    1,
+    MAX_NODE_BUDGET,
+    refused("bad-budget", "watch.error.bad-budget.nodes", max=MAX_NODE_BUDGET),
+    doc=f"null: {DEFAULT_NODE_BUDGET:,}",
+)
+TimeLimit = Annotated[
+    float,
+    Strict(),
+    Field(gt=0, le=MAX_TIME_LIMIT, description=f"seconds; null: {DEFAULT_TIME_LIMIT:g}"),
+    refused("bad-budget", "watch.error.bad-budget.time", max=MAX_TIME_LIMIT),
+]
+GameId = Annotated[
+    str,
+    Strict(),
+    Field(
+        min_length=1,
+        max_length=MAX_GAME_ID,
+        description="go on from that game's path (the Play page's “show me”)",
+    ),
+]
 
 
-def _object(payload) -> Mapping:
-    if not isinstance(payload, dict):
-        raise ProtocolError("bad-request", "watch.error.bad-request.payload")
-    return payload
-
-
-def parse_run_id(payload) -> str:
-    """The ``run`` field of any message; ProtocolError when missing or malformed."""
-    payload = _object(payload)
-    value = _field(payload, "run", None)
-    if not isinstance(value, str) or not RUN_ID.fullmatch(value):
-        raise ProtocolError("bad-request", "watch.error.bad-request.run-id", None)
-    return value
-
-
-def run_of(payload) -> str | None:
-    """The payload's run id when it is a valid one (to label an error), else None."""
-    try:
-        return parse_run_id(payload)
-    except ProtocolError:
-        return None
-
-
-def parse_credit(payload) -> tuple[str, int]:
-    run = parse_run_id(payload)
-    events = _int(payload, "events", run)
-    if not 1 <= events <= MAX_WINDOW:
-        raise ProtocolError("bad-request", "watch.error.bad-request.credit", run, max=MAX_WINDOW)
-    return run, events
-
-
-def parse_stop(payload) -> str:
-    return parse_run_id(payload)
-
-
-@dataclass(frozen=True)
-class SeekSpec:
-    """A ``seek``: stand at event ``index`` (None: the search's end), then stream on."""
-
-    run: str
-    index: int | None
-    window: int | None  # credit for the stream after the snapshot (None: the start's)
-
-
-def parse_seek(payload) -> SeekSpec:
-    """Validate a ``seek`` payload ``{run, index, window?}``; ProtocolError for every refusal."""
-    run = parse_run_id(payload)
-    index = _field(payload, "index", run)
-    if index is not None:
-        if not _is_int(index):
-            raise _wrong("index", run)
-        if not 0 <= index <= MAX_SEEK_INDEX:
-            raise ProtocolError(
-                "bad-request", "watch.error.bad-request.seek", run, max=MAX_SEEK_INDEX
-            )
-    window = payload.get("window")
-    if window is not None:
-        if not _is_int(window):
-            raise _wrong("window", run)
-        if not 1 <= window <= MAX_WINDOW:
-            raise ProtocolError(
-                "bad-request", "watch.error.bad-request.window", run, max=MAX_WINDOW
-            )
-    return SeekSpec(run, index, window)
-
-
-def _budget(payload: Mapping, run: str) -> tuple[int, float]:
-    node_budget = payload.get("node_budget", DEFAULT_NODE_BUDGET)
-    if node_budget is None:
-        node_budget = DEFAULT_NODE_BUDGET
-    if not _is_int(node_budget):
-        raise _wrong("node_budget", run)
-    if not 1 <= node_budget <= MAX_NODE_BUDGET:
-        raise ProtocolError("bad-budget", "watch.error.bad-budget.nodes", run, max=MAX_NODE_BUDGET)
-    time_limit = payload.get("time_limit", DEFAULT_TIME_LIMIT)
-    if time_limit is None:
-        time_limit = DEFAULT_TIME_LIMIT
-    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
-        raise _wrong("time_limit", run)
-    if not (math.isfinite(time_limit) and 0 < time_limit <= MAX_TIME_LIMIT):
-        raise ProtocolError("bad-budget", "watch.error.bad-budget.time", run, max=MAX_TIME_LIMIT)
-    return node_budget, float(time_limit)
-
-
-def _start_square(payload: Mapping, rows: int, cols: int, run: str) -> int:
-    value = _field(payload, "start", run)
-    if not isinstance(value, list) or len(value) != 2 or not all(_is_int(v) for v in value):
-        raise _wrong("start", run)
-    row, col = value
-    if not (0 <= row < rows and 0 <= col < cols):
-        raise ProtocolError(
-            "bad-board", "watch.error.bad-board.start", run, row=row, col=col, rows=rows, cols=cols
-        )
-    return row * cols + col
-
-
-def parse_start(payload, load_game: Callable[[str], GameInfo | None] | None = None) -> RunSpec:
-    """Validate a ``start`` payload into a RunSpec; ProtocolError for every refusal.
-
-    ``load_game`` looks a game id up (None when there is no such game); without it a
-    ``game`` field is refused as unknown.  With a game, the board, the closed flag and
-    the start come from the game (its path is the run's prefix) and the payload's
-    ``rows``/``cols``/``start``/``closed`` are not needed.  A construction is refused on
-    a board where theory proves there is no tour (it would have nothing to stream).
-    """
-    payload = _object(payload)
-    run = parse_run_id(payload)
-    algorithm = _field(payload, "algorithm", run)
-    if not isinstance(algorithm, str):
-        raise _wrong("algorithm", run)
-    if algorithm not in ALGORITHMS:
-        shown = algorithm[:32]
-        raise ProtocolError("unknown-algorithm", None, run, algorithm=shown)
-    pruning = _bool(payload, "pruning", run)
-    window = _int(payload, "window", run)
-    if not 1 <= window <= MAX_WINDOW:
-        raise ProtocolError("bad-request", "watch.error.bad-request.window", run, max=MAX_WINDOW)
-    node_budget, time_limit = _budget(payload, run)
-
-    game_id = payload.get("game")
-    prefix: tuple[int, ...] = ()
-    if game_id is not None:
-        if not isinstance(game_id, str) or not 1 <= len(game_id) <= MAX_GAME_ID:
-            raise _wrong("game", run)
-        game = load_game(game_id) if load_game is not None else None
-        if game is None:
-            raise ProtocolError("unknown-game", None, run)
-        rows, cols, closed, prefix = game.rows, game.cols, game.closed, tuple(game.path)
-        if algorithm == "construct" and prefix:
-            raise ProtocolError("bad-request", "watch.error.bad-request.construct-game", run)
-    else:
-        rows = _int(payload, "rows", run)
-        cols = _int(payload, "cols", run)
-        closed = _bool(payload, "closed", run)
-
+def check_size(algorithm: str, rows: int, cols: int) -> None:
+    """Refuse a board out of the algorithm's range (``bad-board``)."""
     limit = MAX_SIDE_CONSTRUCT if algorithm == "construct" else MAX_SIDE
     if not (MIN_SIDE <= rows <= limit and MIN_SIDE <= cols <= limit):
-        raise ProtocolError(
-            "bad-board", "watch.error.bad-board", run, min=MIN_SIDE, max=limit, rows=rows, cols=cols
+        raise refuse(
+            "bad-board", "watch.error.bad-board", min=MIN_SIDE, max=limit, rows=rows, cols=cols
         )
-    if prefix:
-        if any(not _is_int(sq) or not 0 <= sq < rows * cols for sq in prefix):
-            raise ProtocolError("unknown-game", None, run)  # a stored game we cannot use
-        start = prefix[0]
-    else:
-        start = _start_square(payload, rows, cols, run)
 
+
+def check_board(algorithm: str, rows: int, cols: int, closed: bool, start: list[int]) -> int:
+    """The start square of a demo on this board, or a refusal (``bad-board``).
+
+    The construction is refused where theory proves there is no tour (it would have
+    nothing to stream); the searches run anywhere: watching one exhaust is the lesson.
+    """
+    check_size(algorithm, rows, cols)
+    row, col = start
+    if not (0 <= row < rows and 0 <= col < cols):
+        raise refuse(
+            "bad-board", "watch.error.bad-board.start", row=row, col=col, rows=rows, cols=cols
+        )
+    square = row * cols + col
     if algorithm == "construct":
-        verdict = tour_verdict(rows, cols, closed=closed, start=start)
+        verdict = tour_verdict(rows, cols, closed=closed, start=square)
         if not verdict:
-            raise ProtocolError(
+            raise refuse(
                 "bad-board",
                 "watch.error.bad-board.no-tour",
-                run,
                 reason_code=verdict.code,
                 reason=verdict.reason,
                 reason_params=dict(verdict.params),
             )
-    return RunSpec(
-        run=run,
-        rows=rows,
-        cols=cols,
-        start=start,
-        algorithm=algorithm,
-        closed=closed,
-        pruning=pruning,
-        window=window,
-        node_budget=node_budget,
-        time_limit=time_limit,
-        prefix=prefix,
-        game=game_id,
+    return square
+
+
+# -- messages -----------------------------------------------------------------------------
+class StartMessage(Message):
+    """``start``: begin a run.  Validated with ``context={"load_game": fn}`` to allow ``game``
+    (fn looks a game id up, None when there is none); the run's settings are :attr:`spec`."""
+
+    run: RunId
+    algorithm: Algorithm
+    pruning: Pruning
+    window: Window
+    node_budget: NodeBudget | None = None
+    time_limit: TimeLimit | None = None
+    game: GameId | None = None
+    rows: Side | None = Field(None, json_schema_extra=WITHOUT_GAME)
+    cols: Side | None = Field(None, json_schema_extra=WITHOUT_GAME)
+    closed: Closed | None = Field(None, json_schema_extra=WITHOUT_GAME)
+    start: Square | None = Field(
+        None,
+        json_schema_extra={
+            "x-absent": "required unless `game` has moves",
+            "x-error": "bad-board",
+            "description": "[row, col], on the board",
+        },
     )
+    _spec: RunSpec = PrivateAttr()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _game_decides_the_board(cls, payload: Any) -> Any:
+        """With ``game``, the stored game's board and mode are used, the payload's ignored."""
+        if isinstance(payload, dict) and payload.get("game") is not None:
+            return {k: v for k, v in payload.items() if k not in ("rows", "cols", "closed")}
+        return payload
+
+    @model_validator(mode="after")
+    def _resolve(self, info: ValidationInfo) -> StartMessage:
+        prefix: tuple[int, ...] = ()
+        if self.game is not None:
+            load_game = (info.context or {}).get("load_game")
+            game = load_game(self.game) if load_game is not None else None
+            if game is None:
+                raise refuse("unknown-game", "watch.error.unknown-game")
+            rows, cols, closed, prefix = game.rows, game.cols, game.closed, tuple(game.path)
+            if self.algorithm == "construct" and prefix:
+                raise refuse("bad-request", "watch.error.bad-request.construct-game")
+            if any(not 0 <= square < rows * cols for square in prefix):
+                raise refuse("unknown-game", "watch.error.unknown-game")  # unusable
+        else:
+            for name in ("rows", "cols", "closed"):
+                _require(self, name)
+            rows, cols, closed = self.rows, self.cols, self.closed
+        if prefix:
+            check_size(self.algorithm, rows, cols)
+            start = prefix[0]
+        else:
+            start = check_board(self.algorithm, rows, cols, closed, _require(self, "start"))
+        budget = DEFAULT_NODE_BUDGET if self.node_budget is None else self.node_budget
+        seconds = DEFAULT_TIME_LIMIT if self.time_limit is None else self.time_limit
+        self._spec = RunSpec(
+            run=self.run,
+            rows=rows,
+            cols=cols,
+            start=start,
+            algorithm=self.algorithm,
+            closed=closed,
+            pruning=self.pruning,
+            window=self.window,
+            node_budget=budget,
+            time_limit=float(seconds),
+            prefix=prefix,
+            game=self.game,
+        )
+        return self
+
+    @property
+    def spec(self) -> RunSpec:
+        return self._spec
+
+
+def _require(message: Message, name: str):
+    value = getattr(message, name)
+    if value is None:
+        raise refuse("bad-request", "watch.error.bad-request.missing", field=name)
+    return value
+
+
+class CreditMessage(Message):
+    """``credit``: the viewer drew ``events`` more events."""
+
+    run: RunId
+    events: Events
+
+
+class StopMessage(Message):
+    """``stop``: end the run."""
+
+    run: RunId
+
+
+class SeekMessage(Message):
+    """``seek``: stand at event ``index`` (null: the search's end), then stream on."""
+
+    run: RunId
+    index: (
+        Annotated[
+            int,
+            Strict(),
+            Field(ge=0, le=MAX_SEEK_INDEX, description="null: the search's end"),
+            refused("bad-request", "watch.error.bad-request.seek", max=MAX_SEEK_INDEX),
+        ]
+        | None
+    ) = Field(json_schema_extra={"x-absent": "required (null allowed)"})
+    window: Window | None = Field(
+        None, description="credit for the stream after the snapshot; null: the start's"
+    )
+
+
+MESSAGES: dict[str, type[Message]] = {
+    "start": StartMessage,
+    "credit": CreditMessage,
+    "stop": StopMessage,
+    "seek": SeekMessage,
+}
+ERRORS = {
+    "bad-request": "a payload that is not an object; a field missing, of the wrong type or out"
+    " of its range (`run`, `window`, `events`, `index`, `game`); a live run's id used again;"
+    " `construct` asked to continue a game that has moves; a `seek` in a run that continues"
+    " a game",
+    "unknown-algorithm": "`algorithm` is none of " + ", ".join(f"`{a}`" for a in ALGORITHMS),
+    "bad-board": f"`rows`/`cols` out of {MIN_SIDE}..{MAX_SIDE} ({MAX_SIDE_CONSTRUCT} for"
+    " `construct`), `start` off the board, or `construct` on a board where theory proves"
+    " there is no tour (the message says why)",
+    "bad-budget": "`node_budget` or `time_limit` out of its range",
+    "too-many-runs": "the connection's, the client address's or the server's runs are all"
+    " taken (see Limits)",
+    "unknown-run": "`credit` or `stop` for a run id the connection never started (or started"
+    " more than 32 runs ago)",
+    "unknown-game": "`game` names no stored game, or one whose path cannot be continued",
+    "rate-limited": "too many messages (see Limits); at most one such `error` event a second,"
+    " every acknowledgement asked for still comes",
+}
+
+
+ErrorCode = error_codes(ERRORS)
+
+
+class ErrorEvent(BaseModel):
+    """The ``error`` event, and the ``error`` of a refused acknowledgement."""
+
+    run: str | None = Field(description="the payload's run id when it had a well-formed one")
+    code: ErrorCode
+    message: str = Field(description="why, in the connection's language")
+
+
+def parse_start(payload, load_game: Callable[[str], GameInfo | None] | None = None) -> RunSpec:
+    """A ``start`` payload's run settings; ``ValidationError`` for every refusal."""
+    return StartMessage.model_validate(payload, context={"load_game": load_game}).spec
+
+
+def run_of(payload) -> str | None:
+    """The payload's run id when it is a valid one (to label an error), else None."""
+    if isinstance(payload, dict):
+        run = payload.get("run")
+        if isinstance(run, str) and RUN_ID.fullmatch(run):
+            return run
+    return None

@@ -1,49 +1,50 @@
 """The JSON API of the Play page (docs/api.md): parse strictly, call server.game, answer.
 
-Integers must be JSON integers (``true`` is not 1, ``3.0`` is not 3), booleans
-must be ``true``/``false``; fields the contract does not name are ignored.
-Every refusal is a 4xx ``{"error", "code"}`` in the request's language.
+Bodies are validated by their models (server/web/bodies.py): integers must be JSON
+integers (``true`` is not 1, ``3.0`` is not 3), booleans ``true``/``false``; fields the
+contract does not name are ignored.  Every refusal is a 4xx ``{"error", "code"}`` in
+the request's language.
 """
 
 from __future__ import annotations
 
 import json
-import re
 
 from flask import Blueprint, jsonify, request
 from flask_limiter import RateLimitExceeded
+from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ..engine.theory import tour_verdict
 from ..game import rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
+from .bodies import ERRORS, BoardQuery, Move, NewGame, Score, TheoryQuery, Undo
 from .ratelimit import rate_limited, retry_after, setting_of
+from .refusals import API, refusal_of
 from .text import has_lone_surrogate
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-HTTP_STATUS = {
-    "bad-request": 400,
-    "bad-board": 400,
-    "bad-name": 400,
-    "unknown-game": 404,
-    "illegal-move": 409,
-    "game-over": 409,
-    "bad-undo": 409,
-    "not-won": 409,
-    "already-submitted": 409,
-    "conflict": 409,
-}
+HTTP_STATUS = {code: status for code, (status, _when) in ERRORS.items()}
 RATE_LIMIT_DETAILS = {"RATE_LIMIT_GAMES": "games"}
 HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
-MISSING = object()
 
 
 # -- errors -------------------------------------------------------------------
 def _error(code: str, status: int, detail: str | None = None, params: dict | None = None):
     key = f"error.{code}.{detail}" if f"error.{code}.{detail}" in MESSAGES else f"error.{code}"
+    return _answer(code, key, status, params)
+
+
+def _answer(code: str, key: str, status: int, params: dict | None = None):
     return jsonify(error=text(key, request_lang(), params), code=code), status
+
+
+@bp.errorhandler(ValidationError)
+def invalid(err: ValidationError):
+    refusal = refusal_of(err, API)
+    return _answer(refusal.code, refusal.key, HTTP_STATUS[refusal.code], refusal.params)
 
 
 @bp.errorhandler(RuleError)
@@ -90,49 +91,6 @@ def _body() -> dict:
     if has_lone_surrogate(body):
         raise RuleError("bad-request", "text")
     return body
-
-
-def _int(body: dict, name: str, default=MISSING) -> int:
-    value = body.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("bad-request", field=name)
-    return value
-
-
-def _bool(body: dict, name: str, default=MISSING) -> bool:
-    value = body.get(name, default)
-    if not isinstance(value, bool):
-        raise RuleError("bad-request", field=name)
-    return value
-
-
-def _str(body: dict, name: str) -> str:
-    value = body.get(name)
-    if not isinstance(value, str):
-        raise RuleError("bad-request", field=name)
-    return value
-
-
-def _query_int(name: str, required: bool = True) -> int | None:
-    value = request.args.get(name)
-    if value is None and not required:
-        return None
-    if value is None or not re.fullmatch(r"-?\d{1,6}", value):
-        raise RuleError("bad-request", field=name)
-    return int(value)
-
-
-def _query_bool(name: str) -> bool:
-    value = request.args.get(name, "false").lower()
-    if value not in ("true", "false", "1", "0"):
-        raise RuleError("bad-request", field=name)
-    return value in ("true", "1")
-
-
-def _board_query() -> tuple[int, int, bool]:
-    rows, cols = _query_int("rows"), _query_int("cols")
-    rules.new_game(rows, cols, False)  # validates the range
-    return rows, cols, _query_bool("closed")
 
 
 # -- answers ------------------------------------------------------------------
@@ -191,10 +149,8 @@ def _state_json(loaded: service.Loaded) -> dict:
 @bp.post("/games")
 @rate_limited("RATE_LIMIT_GAMES")  # per client address; 429 with Retry-After beyond it
 def create_game():
-    body = _body()
-    rows, cols = _int(body, "rows"), _int(body, "cols")
-    closed = _bool(body, "closed", False)
-    return jsonify(_state_json(service.create_game(rows, cols, closed))), 201
+    body = NewGame.model_validate(_body())
+    return jsonify(_state_json(service.create_game(body.rows, body.cols, body.closed))), 201
 
 
 @bp.get("/games/<game_id>")
@@ -204,21 +160,18 @@ def get_game(game_id: str):
 
 @bp.post("/games/<game_id>/moves")
 def make_move(game_id: str):
-    body = _body()
+    body = Move.model_validate(_body())
     now = service.now()
-    if "random" in body:
-        if body["random"] is not True or "row" in body or "col" in body:
-            raise RuleError("bad-request", field="random")
+    if body.random:
         loaded, _ = service.change(game_id, lambda s: rules.random_first_move(s, now))
     else:
-        row, col = _int(body, "row"), _int(body, "col")
-        loaded, _ = service.change(game_id, lambda s: rules.move(s, row, col, now))
+        loaded, _ = service.change(game_id, lambda s: rules.move(s, body.row, body.col, now))
     return jsonify(_state_json(loaded))
 
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):
-    count = _int(_body(), "count", 1)
+    count = Undo.model_validate(_body()).count
     loaded, _ = service.change(game_id, lambda s: rules.undo(s, count))
     return jsonify(_state_json(loaded))
 
@@ -250,27 +203,20 @@ def hint(game_id: str):
 
 @bp.post("/games/<game_id>/score")
 def submit_score(game_id: str):
-    name = _str(_body(), "name")
+    name = Score.model_validate(_body()).name
     return jsonify(service.submit_score(game_id, name)), 201
 
 
 @bp.get("/leaderboard")
 def leaderboard():
-    return jsonify(service.leaderboard(*_board_query()))
+    query = BoardQuery.model_validate(request.args.to_dict())
+    return jsonify(service.leaderboard(query.rows, query.cols, query.closed))
 
 
 @bp.get("/theory")
 def theory():
-    rows, cols, closed = _board_query()
-    row, col = _query_int("row", required=False), _query_int("col", required=False)
-    start = None
-    if (row is None) != (col is None):
-        raise RuleError("bad-request", field="row" if row is None else "col")
-    if row is not None:
-        if not (0 <= row < rows and 0 <= col < cols):
-            raise RuleError("bad-request", field="row" if not 0 <= row < rows else "col")
-        start = row * cols + col
-    verdict = tour_verdict(rows, cols, closed=closed, start=start)
+    query = TheoryQuery.model_validate(request.args.to_dict())
+    verdict = tour_verdict(query.rows, query.cols, closed=query.closed, start=query.start)
     return jsonify(_verdict_json(verdict, request_lang()))
 
 

@@ -19,16 +19,17 @@ from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
 from ..classroom import service
 from ..classroom.hub import Hub, room_name, teacher_room
+from ..classroom.messages import JoinMessage, SolvedMessage, SolveMessage, SyncMessage
 from ..classroom.service import ClassError
 from ..db import db, is_busy
 from ..i18n import request_lang
 from . import class_quiz
+from .refusals import CLASS
 from .sockets import AnsweringNamespace, is_client_event, server
 
 NAMESPACE = "/class"
 EXTENSION = "class_hub"
 MAX_PUZZLE_GAMES = 5  # puzzle games one connection may open per puzzle
-MAX_SYNC_INDEX = service.MAX_INDEX
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,7 @@ class ClassNamespace(AnsweringNamespace):
     internal_code = "internal"
     internal_error = "class.error.internal"
     refusal_class = ClassError
+    wording = CLASS
 
     def language(self, sid: str) -> str | None:
         member = hub().member(sid)
@@ -138,12 +140,11 @@ class ClassNamespace(AnsweringNamespace):
         member = self._member(costly=True)
         if member.code is not None:
             raise ClassError("bad-request", "class.error.bad-request.joined")
-        if not isinstance(payload, dict):
-            raise ClassError("bad-request", "class.error.bad-request.payload")
+        message = JoinMessage.model_validate(payload)
         rooms = hub()
         at = service.now()
-        room = service.find_room(payload.get("code"), at, rooms.ttl)
-        token = payload.get("token")
+        room = service.find_room(message.code, at, rooms.ttl)
+        token = message.token
         if token is not None and not service.token_matches(room, token):
             raise ClassError("bad-token")
         role = "teacher" if token is not None else "student"
@@ -192,22 +193,14 @@ class ClassNamespace(AnsweringNamespace):
         """``{gen, index}``: the snapshot to stand at ``index`` of the current demo."""
         member = self._member(costly=True)
         room = self._room(member)
-        if not isinstance(payload, dict):
-            raise ClassError("bad-request", "class.error.bad-request.payload")
-        gen = payload.get("gen")
-        index = payload.get("index")
-        for name, value in (("gen", gen), ("index", index)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ClassError("bad-request", "class.error.bad-request.field", field=name)
-        if not 0 <= index <= MAX_SYNC_INDEX:
-            raise ClassError("bad-request", "class.error.bad-request.field", field="index")
+        message = SyncMessage.model_validate(payload)
         state = service.public_state(room, service.now())
-        if gen != room.gen:
+        if message.gen != room.gen:
             raise ClassError("stale", gen=room.gen, state=state)
         feed = hub().feed(room.code)
         if feed is None:  # pragma: no cover - the room was closed meanwhile
             raise ClassError("unknown-room")
-        return {"ok": True, "state": state, "snapshot": feed.read(room, index)}
+        return {"ok": True, "state": state, "snapshot": feed.read(room, message.index)}
 
     # -- the teacher's controls -------------------------------------------------------------------
     def on_settings(self, payload):
@@ -263,7 +256,7 @@ class ClassNamespace(AnsweringNamespace):
         opened = member.puzzle_games.get(puzzle["seq"], 0)
         if opened >= MAX_PUZZLE_GAMES:
             raise ClassError("full")
-        name = payload.get("name") if isinstance(payload, dict) else None
+        name = SolveMessage.model_validate(payload).name
         answer = service.start_puzzle_game(room, name, service.now())
         member.puzzle_games[puzzle["seq"]] = opened + 1
         hub().to_teacher("leaderboard", service.leaderboard(room), room.code)
@@ -273,7 +266,7 @@ class ClassNamespace(AnsweringNamespace):
         """``{game}``: the student won that game; the server checks it before ranking it."""
         member = self._member()
         room = self._room(member)
-        game = payload.get("game") if isinstance(payload, dict) else None
+        game = SolvedMessage.model_validate(payload).game
         entry = service.record_solution(room, game, service.now())
         board = service.leaderboard(room)
         hub().to_teacher("leaderboard", board, room.code)

@@ -1,9 +1,10 @@
 """What every Socket.IO namespace of the app shares: answering, refusing, and the guards.
 
 A namespace is a :class:`flask_socketio.Namespace` subclass of :class:`AnsweringNamespace`:
-its ``on_<event>(payload)`` methods validate, call down into the domain packages and
-return the acknowledgement.  Refusals are mapped here, in one place, for ``/watch``
-and ``/class`` alike: a :class:`~server.stream.spec.ProtocolError` or a
+its ``on_<event>(payload)`` methods validate (with the message models), call down into
+the domain packages and return the acknowledgement.  Refusals are mapped here, in one
+place, for ``/watch`` and ``/class`` alike: a ``ValidationError`` (worded by
+server/web/refusals.py), a :class:`~server.stream.spec.ProtocolError` or a
 :class:`~server.classroom.service.ClassError` becomes an ``error`` event to the sender
 *and* the ``{"ok": false, "error": ...}`` acknowledgement, in the connection's
 language; a flood gets at most one ``error`` event a second; a bug is logged and
@@ -25,10 +26,12 @@ import time
 
 from flask import current_app, request
 from flask_socketio import Namespace
+from pydantic import ValidationError
 
 from ..classroom.service import ClassError
 from ..i18n import reason_text, request_lang, text
 from ..stream.spec import ProtocolError, run_of
+from .refusals import WATCH, Wording, refusal_of
 from .text import has_lone_surrogate
 
 log = logging.getLogger(__name__)
@@ -49,23 +52,24 @@ def is_client_event(namespace: str) -> bool:
     return server().manager.is_connected(request.sid, namespace)
 
 
+def _words(key: str, params: dict, lang: str) -> str:
+    """The refusal's message; an engine reason in it (``reason_code``) in ``lang`` too."""
+    params = dict(params)
+    if "reason_code" in params:
+        params["reason"] = reason_text(
+            "theory", params.pop("reason_code"), params.pop("reason_params"), params["reason"], lang
+        )
+    return text(key, lang, params)
+
+
 def error_body(err: Exception, lang: str, payload=None) -> dict:
     """The ``error`` event's body for a refusal, worded in ``lang``."""
     if isinstance(err, ProtocolError):
-        params = dict(err.params)
-        if err.key == "watch.error.bad-board.no-tour":
-            params["reason"] = reason_text(
-                "theory",
-                params.pop("reason_code"),
-                params.pop("reason_params"),
-                params["reason"],
-                lang,
-            )
         run = err.run if err.run is not None else run_of(payload)
-        return {"run": run, "code": err.code, "message": text(err.key, lang, params)}
+        return {"run": run, "code": err.code, "message": _words(err.key, err.params, lang)}
     assert isinstance(err, ClassError)
     params = {k: v for k, v in err.params.items() if k != "state"}
-    body = {"run": None, "code": err.code, "message": text(err.key, lang, params)}
+    body = {"run": None, "code": err.code, "message": _words(err.key, params, lang)}
     if "gen" in err.params:
         body["gen"] = err.params["gen"]
     if "state" in err.params:
@@ -84,6 +88,7 @@ class AnsweringNamespace(Namespace):
     internal_error = "watch.error.internal"
     internal_code = "bad-request"
     refusal_class = ProtocolError  # the refusals of this namespace (ClassError on /class)
+    wording: Wording = WATCH  # how its models' type errors are worded
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -128,6 +133,10 @@ def _answering(event: str, handler):
                 raise self.refusal_class("bad-request", "error.bad-request.text")
             return handler(self, payload)
         except (ProtocolError, ClassError) as err:
+            return self.answer_refusal(err, payload)
+        except ValidationError as err:
+            refusal = refusal_of(err, self.wording)
+            err = self.refusal_class(refusal.code, refusal.key, **refusal.params)
             return self.answer_refusal(err, payload)
         except Exception as err:
             refusal = self.translate(err)

@@ -1,6 +1,6 @@
 """Socket.IO namespace ``/watch``: the live search stream of docs/protocol.md.
 
-The handlers only translate: a message is validated by :mod:`server.stream.spec`,
+The handlers only translate: a message is validated by its model (server/stream/spec.py),
 handed to the app's :class:`~server.stream.runs.RunRegistry`, and every refusal is
 answered by :class:`~server.web.sockets.AnsweringNamespace`.  No handler searches:
 each run's search runs in its own background task.
@@ -18,13 +18,13 @@ from ..i18n import request_lang
 from ..stream.runs import ClientGone, Run, RunRegistry
 from ..stream.source import open_events, root_prefix
 from ..stream.spec import (
+    CreditMessage,
     GameInfo,
     ProtocolError,
     RunSpec,
-    parse_credit,
-    parse_seek,
+    SeekMessage,
+    StopMessage,
     parse_start,
-    parse_stop,
     run_of,
 )
 from ..stream.timeline import Demo, Timeline
@@ -93,16 +93,19 @@ class WatchNamespace(AnsweringNamespace):
         conn = self._connection(payload)
         runs = registry()
         runs.admit(conn)
-        run_id, events = parse_credit(payload)
-        runs.grant(conn, run_id, events)
-        return {"ok": True, "run": run_id}
+        message = CreditMessage.model_validate(payload)
+        granted = runs.grant(conn, message.run, message.events)
+        answer = {"ok": True, "run": message.run}
+        if granted is not None and granted < message.events:  # capped: say how much
+            answer["granted"] = granted
+        return answer
 
     def on_seek(self, payload):
         """Stand at an index (or the end): the run's task computes, then sends a snapshot."""
         conn = self._connection(payload)
         runs = registry()
         runs.admit(conn)
-        seek = parse_seek(payload)
+        seek = SeekMessage.model_validate(payload)
         gate = threading.current_thread() if server().async_handlers else None
         runs.seek(conn, seek, gate)
         return {"ok": True, "run": seek.run}
@@ -111,7 +114,7 @@ class WatchNamespace(AnsweringNamespace):
         conn = self._connection(payload)
         runs = registry()
         runs.admit(conn)
-        run_id = parse_stop(payload)
+        run_id = StopMessage.model_validate(payload).run
         runs.stop(conn, run_id)
         return {"ok": True, "run": run_id}
 

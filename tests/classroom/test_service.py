@@ -6,9 +6,11 @@ import json
 import threading
 
 import pytest
+from pydantic import ValidationError
 from sqlalchemy import select
 
 from server.classroom import service
+from server.classroom.messages import JoinMessage, SolveMessage
 from server.classroom.models import ClassEntry, ClassPresence, ClassRoom
 from server.classroom.service import ClassError
 from server.db import db
@@ -16,7 +18,19 @@ from server.engine.board import Board
 from server.engine.search import solve
 from server.game import rules
 from server.game import service as games
-from server.stream.spec import ProtocolError
+from server.web.refusals import CLASS, refusal_of
+
+
+def refused(fn, *args) -> str:
+    """The code a client is shown when ``fn`` refuses its input (a model's or the service's)."""
+    try:
+        fn(*args)
+    except ClassError as err:
+        return err.code
+    except ValidationError as err:
+        return refusal_of(err, CLASS).code
+    raise AssertionError(f"{fn.__name__}{args!r:.200} was accepted")
+
 
 T0 = 1_800_000_000.0
 
@@ -33,10 +47,12 @@ def test_codes_are_short_unambiguous_and_typed_loosely():
     for code in codes:
         assert len(code) == 6 and not set(code) & set("IL01O")
     assert service.normalize_code(" ab-c 234 ") == "ABC234"
-    for bad in ("ABC23", "ABC2345", "ABCDE1", "ABCDEO", None, 123, "x" * 40):
+    for bad in ("ABC23", "ABC2345", "ABCDE1", "ABCDEO", "x" * 40):
         with pytest.raises(ClassError) as err:
             service.normalize_code(bad)
         assert err.value.code == "unknown-room"
+    for bad in (None, 123, ["ABC234"], "x" * 40):  # not a code at all: the join's model says
+        assert refused(JoinMessage.model_validate, {"code": bad}) == "unknown-room"
 
 
 def test_only_the_tokens_hash_is_stored_and_it_is_checked(ctx):
@@ -44,8 +60,12 @@ def test_only_the_tokens_hash_is_stored_and_it_is_checked(ctx):
     room = db.session.get(ClassRoom, opened.code)
     assert opened.token not in room.token_hash and len(room.token_hash) == 64
     assert service.token_matches(room, opened.token)
-    for wrong in ("", "x", opened.token[:-1], None, 5, "a" * 500):
+    for wrong in ("", "x", opened.token[:-1], "a" * 500):
         assert not service.token_matches(room, wrong)
+    for wrong in (5, "", "a" * 500, True):  # not a token: the join's model refuses it
+        assert (
+            refused(JoinMessage.model_validate, {"code": "ABC234", "token": wrong}) == "bad-token"
+        )
 
 
 def test_rooms_expire_after_inactivity_and_are_swept(ctx):
@@ -91,12 +111,13 @@ def test_settings_start_a_new_generation(ctx):
     assert state["control_seq"] == 1 and state["end"] is None
     demo = service.demo_of(room)
     assert (demo.start, demo.node_budget, demo.pruning) == (1, service.NODE_BUDGET, True)
-    with pytest.raises(ProtocolError):
-        service.set_settings(room, {**settings, "seq": 2, "cols": 2}, T0)
-    with pytest.raises(ProtocolError):
-        service.set_settings(room, {**settings, "seq": 2, "closed": "yes"}, T0)
-    with pytest.raises(ClassError):
-        service.set_settings(room, [], T0)
+    assert refused(service.set_settings, room, {**settings, "seq": 2, "cols": 2}, T0) == "bad-board"
+    assert refused(service.set_settings, room, {**settings, "seq": 2, "closed": "yes"}, T0) == (
+        "bad-request"
+    )
+    assert refused(service.set_settings, room, [], T0) == "bad-request"
+    bogo = {**settings, "seq": 2, "algorithm": "bogo"}
+    assert refused(service.set_settings, room, bogo, T0) == "unknown-algorithm"  # as on /watch
     with pytest.raises(ClassError) as err:  # not newer than the last applied
         service.set_settings(room, settings, T0)
     assert err.value.code == "superseded" and err.value.params["state"]["gen"] == 2
@@ -152,9 +173,8 @@ def test_the_control_state_and_its_extrapolation(ctx):
         {"seq": None},
         {"seq": 0},
     ):
-        with pytest.raises(ClassError) as err:
-            service.set_control(room, {**control, "seq": 50, **bad}, T0)
-        assert err.value.code == "bad-request", bad
+        payload = {**control, "seq": 50, **bad}
+        assert refused(service.set_control, room, payload, T0) == "bad-request", bad
 
 
 def test_controls_from_two_threads_never_put_an_older_state_back(app):
@@ -331,13 +351,13 @@ def test_puzzle_input_is_checked(ctx):
         {"start": "b1"},
         {"start": [0, True]},
     ):
-        with pytest.raises(ClassError):
-            service.set_puzzle(room, {**good, **bad}, T0)
+        code = refused(service.set_puzzle, room, {**good, **bad}, T0)
+        assert code == ("bad-puzzle" if bad in ({"rows": 2}, {"cols": 21}) else "bad-request")
     assert service.set_puzzle(room, good, T0)["seq"] == 1
-    for name in ("", "   ", "x" * 25, "a\x00b", None, 5):
-        with pytest.raises(ClassError) as err:
-            service.start_puzzle_game(room, name, T0)
-        assert err.value.code == "bad-name"
+    for name in ("", "   ", "x" * 25, "a\x00b"):
+        assert refused(service.start_puzzle_game, room, name, T0) == "bad-name"
+    for name in (None, 5, ["Ann"]):  # not text: refused by the message's model
+        assert refused(SolveMessage.model_validate, {"name": name}) == "bad-name"
     assert service.set_puzzle(room, None, T0) is None
     assert service.leaderboard(room)["puzzle"] is None
 

@@ -122,12 +122,13 @@ def test_credit_paces_the_search(registry):
     nodes = run.nodes
     time.sleep(0.1)
     assert run.nodes == nodes
-    registry.grant(conn, "r", 700)
+    assert registry.grant(conn, "r", 700) == 700  # granted in full
     assert sink.wait(lambda: sink.events() == 3200)
     time.sleep(0.1)
     assert sink.events() == 3200
-    registry.grant(conn, "r", 10**9)  # capped
+    granted = registry.grant(conn, "r", 10**9)  # capped: says how much it added
     assert run.credit <= Limits().max_credit
+    assert granted == Limits().max_credit  # the run was paused: no credit outstanding
     registry.stop(conn, "r")
     assert sink.wait(lambda: sink.done() is not None, 1.0)
     assert sink.done()["status"] == "stopped"

@@ -58,3 +58,27 @@ def test_the_construction_is_replayed_as_moves():
     assert all(m.kind == "move" and m.candidates == () for m in moves)
     assert [m.depth for m in moves] == list(range(12 * 9))
     assert found.tour[0] == 20 and verify(Board(12, 9), found.tour)
+
+
+@pytest.mark.parametrize(("rows", "cols", "start", "closed"), [(5, 5, 0, False), (6, 6, 7, True)])
+def test_onward_counts_are_the_candidates_unvisited_neighbours(rows, cols, start, closed):
+    """docs/protocol.md: ``ni`` is how many unvisited neighbours ``ci`` has, the square the
+    knight moves from counting as visited (as a viewer replays the stream)."""
+    from server.stream.encode import DecodedMove, decode, encode
+
+    run = spec(rows=rows, cols=cols, start=start, algorithm="warnsdorff", closed=closed)
+    events = list(open_events(run))[:-1]  # the last one is the outcome
+    neighbours = Board(rows, cols).neighbours
+    path: list[int] = []
+    checked = 0
+    for event in decode(encode(events, True), True):
+        if isinstance(event, DecodedMove):
+            if event.candidates:  # the root move has none
+                visited = set(path)  # the square moved from included
+                expected = [sum(n not in visited for n in neighbours[c]) for c in event.candidates]
+                assert list(event.onward) == expected, (path, event)
+                checked += 1
+            path.append(event.square)
+        else:
+            assert path.pop() == event.square
+    assert checked > rows * cols // 2

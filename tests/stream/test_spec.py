@@ -1,19 +1,38 @@
-"""Strict validation of start / credit / stop payloads: every refusal has its code."""
+"""Strict validation of start / credit / stop payloads: every refusal has its code.
+
+The models refuse with a ValidationError; the web layer's adapter words it
+(server/web/refusals.py), as every client sees it.
+"""
 
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from server.stream.spec import (
     DEFAULT_NODE_BUDGET,
     DEFAULT_TIME_LIMIT,
+    MAX_SEEK_INDEX,
+    CreditMessage,
     GameInfo,
     ProtocolError,
-    parse_credit,
+    SeekMessage,
+    StopMessage,
     parse_start,
-    parse_stop,
     run_of,
 )
+from server.web.refusals import WATCH, refusal_of
+from server.web.sockets import error_body
+
+
+def parse_credit(payload) -> tuple[str, int]:
+    message = CreditMessage.model_validate(payload)
+    return message.run, message.events
+
+
+def parse_stop(payload) -> str:
+    return StopMessage.model_validate(payload).run
+
 
 GOOD = {
     "run": "a1",
@@ -27,22 +46,30 @@ GOOD = {
 }
 
 
-def start(**changes):
+def payload_with(**changes) -> dict:
     payload = {**GOOD, **changes}
     for key, value in changes.items():
         if value is ...:
             del payload[key]
-    return parse_start(payload)
+    return payload
 
 
-def refused(code, fn, *args, **kwargs) -> ProtocolError:
-    with pytest.raises(ProtocolError) as info:
-        fn(*args, **kwargs)
-    assert info.value.code == code, info.value
-    assert info.value.key.startswith(f"watch.error.{code}") or info.value.key.startswith(
+def start(**changes):
+    return parse_start(payload_with(**changes))
+
+
+def refused(code, fn, payload, *args) -> ProtocolError:
+    """The refusal as the client gets it; its ``run`` is the label of the error event."""
+    with pytest.raises(ValidationError) as info:
+        fn(payload, *args)
+    refusal = refusal_of(info.value, WATCH)
+    err = ProtocolError(refusal.code, refusal.key, **refusal.params)
+    assert err.code == code, err
+    assert err.key.startswith(f"watch.error.{code}") or err.key.startswith(
         "watch.error.bad-request"
     )
-    return info.value
+    err.run = error_body(err, "en", payload)["run"]
+    return err
 
 
 def test_a_good_start():
@@ -107,7 +134,7 @@ def test_a_good_start():
     + [({field: ...}, "bad-request") for field in GOOD],
 )
 def test_refusals(changes, code):
-    err = refused(code, start, **changes)
+    err = refused(code, parse_start, payload_with(**changes))
     if "run" not in changes:
         assert err.run == "a1"  # the error names the run it refuses
 
@@ -122,7 +149,7 @@ def test_payload_must_be_an_object():
 
 def test_construction_limits():
     assert start(algorithm="construct", rows=100, cols=100, start=[99, 99]).rows == 100
-    err = refused("bad-board", start, algorithm="construct", rows=4, cols=4)
+    err = refused("bad-board", parse_start, payload_with(algorithm="construct", rows=4, cols=4))
     assert err.key == "watch.error.bad-board.no-tour" and err.params["reason_code"]
     # a search on the same board is allowed: watching it fail is the lesson
     assert start(rows=4, cols=4, start=[0, 0]).rows == 4
@@ -158,3 +185,22 @@ def test_game_supplies_board_and_path():
     refused("unknown-game", parse_start, {**payload, "game": "bad"}, games.get)
     construct = {**payload, "game": "g1", "algorithm": "construct"}
     refused("bad-request", parse_start, construct, games.get)
+
+
+def test_seek():
+    def seek(payload):
+        return SeekMessage.model_validate(payload)
+
+    assert seek({"run": "a1", "index": 0}).window is None
+    assert seek({"run": "a1", "index": None, "window": 50}).index is None  # null: the end
+    assert seek({"run": "a1", "index": MAX_SEEK_INDEX}).index == MAX_SEEK_INDEX
+    for bad in (-1, MAX_SEEK_INDEX + 1):
+        err = refused("bad-request", seek, {"run": "a1", "index": bad})
+        assert err.key == "watch.error.bad-request.seek" and err.run == "a1"
+    for bad in ("5", 5.0, True):
+        assert refused("bad-request", seek, {"run": "a1", "index": bad}).params == {
+            "field": "index"
+        }
+    assert refused("bad-request", seek, {"run": "a1"}).key == "watch.error.bad-request.missing"
+    err = refused("bad-request", seek, {"run": "a1", "index": 3, "window": 0})
+    assert err.key == "watch.error.bad-request.window"

@@ -315,7 +315,14 @@ def test_a_late_joiner_gets_a_snapshot_of_where_the_class_is(live, members):
     follows(late, 700, settings)
     stale = late.call("sync", {"gen": teacher.gen - 1, "index": 3})
     assert stale["error"]["code"] == "stale" and stale["error"]["state"]["gen"] == teacher.gen
-    for bad in ({"gen": teacher.gen}, {"gen": teacher.gen, "index": -1}, [], {"index": 1.5}):
+    beyond = {"gen": teacher.gen, "index": service.MAX_INDEX + 1}  # past the cap: refused
+    for bad in (
+        {"gen": teacher.gen},
+        {"gen": teacher.gen, "index": -1},
+        [],
+        {"index": 1.5},
+        beyond,
+    ):
         assert late.call("sync", bad)["error"]["code"] == "bad-request", bad
 
 
@@ -387,12 +394,21 @@ def test_the_controls_are_checked(live, members):
 def test_settings_are_checked(live, members):
     _url, app = live
     _opened, teacher, _ = teacher_of(members, app)
+    # checked like /watch's start, with its codes; ``run`` is null on /class, always
     bad = teacher.call("settings", {**SETTINGS, "seq": 1, "rows": 99})
-    assert bad["error"]["code"] == "bad-board"
+    assert bad["error"]["code"] == "bad-board" and bad["error"]["run"] is None
+    assert "3" in bad["error"]["message"] and "30" in bad["error"]["message"]
     bad = teacher.call("settings", {**SETTINGS, "seq": 1, "start": [9, 9]})
-    assert bad["error"]["code"] == "bad-board"
+    assert bad["error"]["code"] == "bad-board" and bad["error"]["run"] is None
     bad = teacher.call("settings", {**SETTINGS, "seq": 1, "algorithm": "bogo"})
-    assert bad["error"]["code"] == "bad-request"
+    assert bad["error"]["code"] == "unknown-algorithm" and bad["error"]["run"] is None
+    assert "bogo" in bad["error"]["message"]
+    bad = teacher.call("settings", {**SETTINGS, "seq": 1, "rows": "5"})
+    assert bad["error"]["code"] == "bad-request" and bad["error"]["run"] is None
+    assert "rows" in bad["error"]["message"]
+    no_tour = {**SETTINGS, "seq": 1, "algorithm": "construct", "rows": 4, "cols": 4}
+    bad = teacher.call("settings", no_tour)
+    assert bad["error"]["code"] == "bad-board" and "4" in bad["error"]["message"]
     assert teacher.call("settings", SETTINGS)["error"]["code"] == "bad-request"  # no seq
 
 

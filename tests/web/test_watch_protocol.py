@@ -254,8 +254,25 @@ def test_pause_and_resume(live, clients):
     ack = client.call("credit", {"run": "p", "events": 20_000})
     assert ack == {"ok": True, "run": "p"}
     assert client.wait(lambda: client.received("p") == 25_500, 5)
-    assert client.call("stop", {"run": "p"})["ok"]
+    assert client.call("stop", {"run": "p"}) == {"ok": True, "run": "p"}
     assert finish(client, "p", 2)["status"] == "stopped"
+
+
+def test_a_flood_gets_every_acknowledgement_but_few_error_events(clients):
+    """docs/protocol.md: a rate-limited message is still acknowledged; its ``error`` event
+    comes at most once a second."""
+    client = clients()
+
+    def rate_errors() -> list:
+        return [m for name, m in client.messages if name == "error" and m["code"] == "rate-limited"]
+
+    began = time.monotonic()
+    acks = [client.call("start", {"run": f"f{n}", "algorithm": 3}) for n in range(60)]
+    elapsed = time.monotonic() - began
+    codes = [ack["error"]["code"] for ack in acks]  # every message answered
+    assert codes[0] == "bad-request" and "rate-limited" in codes  # the bucket of 10 ran out
+    assert client.wait(lambda: rate_errors(), 5)
+    assert len(rate_errors()) <= int(elapsed) + 1  # at most one error event a second
 
 
 def test_stop_ends_the_task_within_a_second(live, clients):

@@ -1,0 +1,199 @@
+"""The /class namespace's client messages (docs/protocol.md, "Class rooms"), as strict models.
+
+Each message is validated once, by the first function that reads it: the teacher's
+``settings``, ``control`` and ``puzzle`` by server.classroom.service (which callers
+may also hand a ready model), ``join``, ``sync``, ``solve`` and ``solved`` by their
+handlers in server/web/class_socket.py.  A field missing or of the wrong type is
+``bad-request`` naming the field; the other refusals carry their own code
+(server/validation.py).  The demo's board follows the /watch ``start`` rules
+(:func:`server.stream.spec.check_board`), with the same error codes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field, Strict, model_validator
+
+from ..game.rules import MAX_SIDE as PUZZLE_MAX_SIDE
+from ..game.rules import MIN_SIDE as PUZZLE_MIN_SIDE
+from ..game.service import NAME_MAX
+from ..stream.spec import Algorithm, Closed, Pruning, Side, check_board
+from ..validation import Message, Square, error_codes, flag, refuse, refused, whole
+
+CODE_MAX = 32  # a typed code, before spaces and dashes are dropped
+TOKEN_MAX = 128
+MAX_SPEED = 10_000.0  # events per second; None means "as fast as the browser can draw"
+MAX_INDEX = 600_000_000  # two events per node at most: the node budget bounds the index
+MAX_SEQ = 2**53  # the teacher page's control numbers (a JavaScript safe integer)
+GAME_ID_MAX = 64
+
+Seq = whole(1, MAX_SEQ, doc="the teacher page's message number, each higher than the last")
+Gen = whole(0, MAX_SEQ, doc="the demo generation the control is for")
+Index = whole(0, MAX_INDEX, doc="an event index of the demo")
+Playing = flag("whether the class's index moves on by itself")
+PuzzleSide = whole(
+    PUZZLE_MIN_SIDE,
+    PUZZLE_MAX_SIDE,
+    refused("bad-puzzle", "class.error.bad-puzzle.size", min=PUZZLE_MIN_SIDE, max=PUZZLE_MAX_SIDE),
+)
+
+
+class JoinMessage(Message):
+    """``join``: enter a room, as its teacher with the room's token."""
+
+    code: Annotated[
+        str,
+        Strict(),
+        Field(max_length=CODE_MAX, description="6 characters; case, spaces and dashes ignored"),
+        refused("unknown-room", "class.error.unknown-room", always=True),
+    ]
+    token: (
+        Annotated[
+            str,
+            Strict(),
+            Field(min_length=1, max_length=TOKEN_MAX, description="the teacher's secret"),
+            refused("bad-token", "class.error.bad-token", always=True),
+        ]
+        | None
+    ) = None
+
+
+class SyncMessage(Message):
+    """``sync``: a snapshot at ``index`` of demo generation ``gen``."""
+
+    gen: Annotated[int, Strict(), Field(description="another than the room's: `stale`")]
+    index: Index
+
+
+class SettingsMessage(Message):
+    """``settings``: the teacher's new demo, checked like /watch's ``start``."""
+
+    seq: Seq
+    algorithm: Algorithm
+    pruning: Pruning
+    rows: Side
+    cols: Side
+    closed: Closed
+    start: Square = Field(
+        json_schema_extra={"x-error": "bad-board", "description": "[row, col], on the board"}
+    )
+
+    @model_validator(mode="after")
+    def _on_the_board(self) -> SettingsMessage:
+        check_board(self.algorithm, self.rows, self.cols, self.closed, self.start)
+        return self
+
+    def settings(self) -> dict:
+        """The demo settings as a room stores them."""
+        return self.model_dump(exclude={"seq"})
+
+
+class ControlMessage(Message):
+    """``control``: the teacher's clock, applied only if ``seq`` is newer."""
+
+    seq: Seq
+    gen: Gen
+    index: Index
+    playing: Playing
+    speed: (
+        Annotated[
+            float,
+            Strict(),
+            Field(gt=0, le=MAX_SPEED, description="events per second; null: jump to the end"),
+        ]
+        | None
+    ) = None
+
+
+class PuzzleMessage(Message):
+    """``puzzle``: the class puzzle, within the Play page's rules (``null`` takes it back)."""
+
+    rows: PuzzleSide
+    cols: PuzzleSide
+    closed: Closed
+    start: Square = Field(json_schema_extra={"description": "[row, col], on the board"})
+
+    @model_validator(mode="after")
+    def _on_the_board(self) -> PuzzleMessage:
+        row, col = self.start
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            raise refuse("bad-request", "class.error.bad-request.field", field="start")
+        return self
+
+
+class SolveMessage(Message):
+    """``solve``: a game of the current puzzle for this student."""
+
+    name: Annotated[
+        str,
+        Strict(),
+        Field(description=f"1..{NAME_MAX} characters, no control characters"),
+        refused("bad-name", "class.error.bad-name", always=True, max=NAME_MAX),
+    ]
+
+
+class SolvedMessage(Message):
+    """``solved``: the student won that game."""
+
+    game: Annotated[
+        str,
+        Strict(),
+        Field(max_length=GAME_ID_MAX, pattern=r"^[\x00-\x7f]*$", description="the game id"),
+    ]
+
+
+class EmptyMessage(Message):
+    """A message whose payload carries nothing (``heartbeat``, ``close``)."""
+
+
+MESSAGES: dict[str, type[Message]] = {
+    "join": JoinMessage,
+    "heartbeat": EmptyMessage,
+    "sync": SyncMessage,
+    "settings": SettingsMessage,
+    "control": ControlMessage,
+    "puzzle": PuzzleMessage,
+    "close": EmptyMessage,
+    "solve": SolveMessage,
+    "solved": SolvedMessage,
+}
+ERRORS = {
+    "bad-request": "a payload that is not an object; a field missing, of the wrong type or"
+    " out of its range (the message names the field); `join` on a connection that joined",
+    "bad-board": "`settings`: the board or the start as `/watch`'s `start` refuses them",
+    "unknown-algorithm": "`settings`: `algorithm` unknown, as on `/watch`",
+    "rate-limited": "too many messages (see Limits); at most one such `error` event a second",
+    "unknown-room": "no room has this code (or it was closed)",
+    "expired": "the room was idle for longer than `CLASS_ROOM_TTL`",
+    "bad-token": "a `token` that is not the room's",
+    "not-joined": "a message other than `join` before joining",
+    "not-teacher": "a teacher's message (`settings`, `control`, `puzzle`, `close`) from a student",
+    "stale": "`control` or `sync` for another demo generation than the room's (with `gen`"
+    " and `state`)",
+    "superseded": "a `settings` or `control` whose `seq` is not newer than the last one"
+    " applied (with `state`)",
+    "bad-puzzle": "a puzzle's `rows`/`cols` out of range",
+    "no-puzzle": "`solve` while there is no puzzle",
+    "bad-name": "a `solve` name that is not 1..24 characters of text",
+    "full": "the puzzle's attempts (5 per connection, 500 per puzzle) or the process's"
+    " `CLASS_MAX_MEMBERS` are taken",
+    "unknown-entry": "`solved` for a game that is no attempt at the current puzzle in this room",
+    "not-solved": "`solved` for a game the server has not seen won",
+    "busy": "the database was held by another writer for longer than it waits: nothing"
+    " changed, try again",
+    "internal": "a bug, logged by the server; nothing changed",
+}
+
+
+ErrorCode = error_codes(ERRORS)
+
+
+class ErrorEvent(BaseModel):
+    """The ``error`` event, and the ``error`` of a refused acknowledgement."""
+
+    run: None = Field(description="always null on `/class`")
+    code: ErrorCode
+    message: str = Field(description="why, in the connection's language")
+    gen: int | None = Field(None, description="`stale`: the room's demo generation")
+    state: dict | None = Field(None, description="`stale`, `superseded`: the room's state")
