@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, Field, Strict, model_validator
+from pydantic import BaseModel, Field, Strict, field_validator, model_validator
 
 from ..game.rules import MAX_SIDE as PUZZLE_MAX_SIDE
 from ..game.rules import MIN_SIDE as PUZZLE_MIN_SIDE
-from ..game.service import NAME_MAX
+from ..game.rules import RuleError
+from ..game.service import NAME_MAX, clean_name
 from ..stream.spec import Algorithm, Closed, Pruning, Side, check_board
 from ..validation import Message, Square, error_codes, flag, refuse, refused, whole
 
@@ -27,6 +28,9 @@ MAX_SPEED = 10_000.0  # events per second; None means "as fast as the browser ca
 MAX_INDEX = 600_000_000  # two events per node at most: the node budget bounds the index
 MAX_SEQ = 2**53  # the teacher page's control numbers (a JavaScript safe integer)
 GAME_ID_MAX = 64
+QUIZ_KEY_MAX = 64  # the key quiz_enter hands out (a URL-safe token)
+QUIZ_STUDENT_MAX = 16  # a quiz student's id
+MAX_QUESTION = 2**31 - 1
 
 Seq = whole(1, MAX_SEQ, doc="the teacher page's message number, each higher than the last")
 Gen = whole(0, MAX_SEQ, doc="the demo generation the control is for")
@@ -144,7 +148,63 @@ class SolvedMessage(Message):
 
 
 class EmptyMessage(Message):
-    """A message whose payload carries nothing (``heartbeat``, ``close``)."""
+    """A message whose payload carries nothing (``heartbeat``, ``close``, ``quiz_ask``,
+    ``quiz_state``)."""
+
+
+QuizName = Annotated[
+    str,
+    Strict(),
+    Field(description=f"1..{NAME_MAX} characters, no control characters; unique in the room"),
+    refused("bad-name", "class.error.bad-name", always=True, max=NAME_MAX),
+]
+QuizKey = Annotated[
+    str,
+    Strict(),
+    Field(min_length=1, max_length=QUIZ_KEY_MAX, pattern=r"^[\x00-\x7f]*$"),
+]
+QuestionNumber = whole(1, MAX_QUESTION, doc="the question's number, from `quiz_question`")
+
+
+class QuizEnterMessage(Message):
+    """``quiz_enter``: take part in the quiz under a name; ``key`` comes back as that student."""
+
+    name: QuizName
+    key: QuizKey | None = Field(None, description="the key `quiz_enter` answered before")
+
+    @field_validator("name")
+    @classmethod
+    def _plain_text(cls, name: str) -> str:
+        try:
+            return clean_name(name)
+        except RuleError:
+            raise refuse("bad-name", "class.error.bad-name", max=NAME_MAX) from None
+
+
+class QuizAnswerMessage(Message):
+    """``quiz_answer``: this student's square for the open question (the board's bounds
+    are checked against the room's demo: ``bad-square``)."""
+
+    question: QuestionNumber
+    square: Annotated[
+        int,
+        Strict(),
+        Field(description="0..rows×cols−1", json_schema_extra={"x-error": "bad-square"}),
+    ]
+    student: (
+        Annotated[
+            str,
+            Strict(),
+            Field(min_length=1, max_length=QUIZ_STUDENT_MAX, pattern=r"^[\x00-\x7f]*$"),
+        ]
+        | None
+    ) = Field(None, description="when sent, the connection's own student id (`not-yours`)")
+
+
+class QuizQuestionMessage(Message):
+    """``quiz_reveal`` and ``quiz_why``: which question."""
+
+    question: QuestionNumber
 
 
 MESSAGES: dict[str, type[Message]] = {
@@ -157,6 +217,12 @@ MESSAGES: dict[str, type[Message]] = {
     "close": EmptyMessage,
     "solve": SolveMessage,
     "solved": SolvedMessage,
+    "quiz_enter": QuizEnterMessage,
+    "quiz_answer": QuizAnswerMessage,
+    "quiz_ask": EmptyMessage,
+    "quiz_reveal": QuizQuestionMessage,
+    "quiz_why": QuizQuestionMessage,
+    "quiz_state": EmptyMessage,
 }
 ERRORS = {
     "bad-request": "a payload that is not an object; a field missing, of the wrong type or"
@@ -168,7 +234,8 @@ ERRORS = {
     "expired": "the room was idle for longer than `CLASS_ROOM_TTL`",
     "bad-token": "a `token` that is not the room's",
     "not-joined": "a message other than `join` before joining",
-    "not-teacher": "a teacher's message (`settings`, `control`, `puzzle`, `close`) from a student",
+    "not-teacher": "a teacher's message (`settings`, `control`, `puzzle`, `close`, `quiz_ask`,"
+    " `quiz_reveal`, `quiz_why`) from a student",
     "stale": "`control` or `sync` for another demo generation than the room's (with `gen`"
     " and `state`)",
     "superseded": "a `settings` or `control` whose `seq` is not newer than the last one"
@@ -182,6 +249,18 @@ ERRORS = {
     "not-solved": "`solved` for a game the server has not seen won",
     "busy": "the database was held by another writer for longer than it waits: nothing"
     " changed, try again",
+    "bad-square": "`quiz_answer`: a square off the demo's board",
+    "no-question": "`quiz_answer`, `quiz_reveal`, `quiz_why`: no open question, or not this number",
+    "revealed": "`quiz_answer` after the question's reveal",
+    "not-yours": "`quiz_answer` for another student than the connection's own",
+    "not-entered": "`quiz_answer` before `quiz_enter`",
+    "not-student": "`quiz_enter` or `quiz_answer` from the teacher",
+    "name-taken": "`quiz_enter` with a name another student holds (without their key)",
+    "cannot-ask": "`quiz_ask` where no move comes next (a backtrack, the end, index 0, the"
+    " demo playing or not yet computed there): the message says which",
+    "question-open": "`control` or `settings` while a question is open: reveal it first;"
+    " `quiz_ask` while one is",
+    "not-revealed": "`quiz_why` before the reveal",
     "internal": "a bug, logged by the server; nothing changed",
 }
 

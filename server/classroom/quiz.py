@@ -29,88 +29,17 @@ import hashlib
 import hmac
 import json
 import secrets
-from dataclasses import dataclass
 
 from sqlalchemy import func, not_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..db import db
-from ..game import service as games
-from ..game.rules import RuleError
 from ..stream.encode import DecodedMove, decode
+from .messages import QuizAnswerMessage, QuizEnterMessage
 from .models import ClassRoom, QuizAnswer, QuizQuestion, QuizStudent
 from .service import ClassError, public_state, settings_of
 
 KEY_BYTES = 18
-MAX_QUESTION = 2**31 - 1
-
-
-# -- parsing: one function per message ------------------------------------------------------
-@dataclass(frozen=True)
-class Enter:
-    name: str
-    key: str | None
-
-
-@dataclass(frozen=True)
-class Answer:
-    question: int
-    square: int
-    student: str | None
-
-
-def _payload(payload) -> dict:
-    if not isinstance(payload, dict):
-        raise ClassError("bad-request", "class.error.bad-request.payload")
-    return payload
-
-
-def _int_field(payload: dict, name: str, low: int, high: int) -> int:
-    value = payload.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ClassError("bad-request", "class.error.bad-request.field", field=name)
-    return value
-
-
-def _text_field(payload: dict, name: str, longest: int) -> str | None:
-    value = payload.get(name)
-    if value is None:
-        return None
-    if not isinstance(value, str) or not 1 <= len(value) <= longest or not value.isascii():
-        raise ClassError("bad-request", "class.error.bad-request.field", field=name)
-    return value
-
-
-def parse_enter(payload) -> Enter:
-    """``quiz-enter {name, key?}``: the name as the Play page's names are cleaned."""
-    payload = _payload(payload)
-    name = payload.get("name")
-    try:
-        name = games.clean_name(name if isinstance(name, str) else "")
-    except RuleError:
-        raise ClassError("bad-name", max=games.NAME_MAX) from None
-    return Enter(name, _text_field(payload, "key", 64))
-
-
-def parse_answer(payload) -> Answer:
-    """``quiz-answer {question, square, student?}``; the board's bounds are checked later."""
-    payload = _payload(payload)
-    question = _int_field(payload, "question", 1, MAX_QUESTION)
-    square = payload.get("square")
-    if isinstance(square, bool) or not isinstance(square, int):
-        raise ClassError("bad-request", "class.error.bad-request.field", field="square")
-    return Answer(question, square, _text_field(payload, "student", 16))
-
-
-def parse_question(payload) -> int:
-    """``quiz-reveal`` / ``quiz-why`` ``{question}``: the question's number."""
-    return _int_field(_payload(payload), "question", 1, MAX_QUESTION)
-
-
-def parse_empty(payload) -> None:
-    """``quiz-ask`` / ``quiz-state``: ``{}`` (or nothing)."""
-    if payload is not None:
-        _payload(payload)
 
 
 # -- students -------------------------------------------------------------------------------
@@ -118,7 +47,7 @@ def _hash(key: str) -> str:
     return hashlib.sha256(key.encode("ascii")).hexdigest()
 
 
-def enter(room: ClassRoom, request: Enter, at: float) -> tuple[QuizStudent, str]:
+def enter(room: ClassRoom, request: QuizEnterMessage, at: float) -> tuple[QuizStudent, str]:
     """The student under ``request.name``: the same one again with its key, else a new one.
 
     A name is one student's in a room: taking a name someone holds needs their key
@@ -307,7 +236,9 @@ def _ask_held(room: ClassRoom, at: float, peek) -> QuizQuestion:
     return question
 
 
-def answer(room: ClassRoom, student: QuizStudent, request: Answer, at: float) -> QuizAnswer:
+def answer(
+    room: ClassRoom, student: QuizStudent, request: QuizAnswerMessage, at: float
+) -> QuizAnswer:
     """Record (or change) ``student``'s square for the open question."""
     if request.student is not None and not hmac.compare_digest(request.student, student.id):
         raise ClassError("not-yours")

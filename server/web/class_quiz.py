@@ -1,7 +1,7 @@
 """The class quiz's Socket.IO handlers on ``/class`` (docs/protocol.md, "The class quiz").
 
 Registered on :class:`~server.web.class_socket.ClassNamespace`, which answers their
-refusals; each reads its payload with one parser of server.classroom.quiz, calls it,
+refusals; each validates its payload with its model (server/classroom/messages.py), calls it,
 and broadcasts: ``quiz_question``, ``quiz_reveal`` and ``quiz_why`` to the whole room,
 ``quiz_tally`` and ``quiz_scores`` to the teacher's pages only.
 """
@@ -13,6 +13,12 @@ import functools
 from flask import current_app, request
 
 from ..classroom import quiz, service
+from ..classroom.messages import (
+    EmptyMessage,
+    QuizAnswerMessage,
+    QuizEnterMessage,
+    QuizQuestionMessage,
+)
 from ..classroom.service import ClassError
 
 
@@ -22,6 +28,12 @@ def _hub():
 
 def _students(code: str) -> int:
     return service.student_count(code, service.now(), _hub().presence_timeout)
+
+
+def _nothing_in(payload) -> None:
+    """``quiz_ask`` / ``quiz_state``: ``{}``, or no payload at all."""
+    if payload is not None:
+        EmptyMessage.model_validate(payload)
 
 
 def unless_question_open(handler):
@@ -42,7 +54,7 @@ def on_quiz_enter(self, payload):
     room = self._room(member)
     if member.role != "student":
         raise ClassError("not-student")
-    student, key = quiz.enter(room, quiz.parse_enter(payload), service.now())
+    student, key = quiz.enter(room, QuizEnterMessage.model_validate(payload), service.now())
     member.quiz_student = student.id
     _hub().to_teacher("quiz_scores", quiz.scores(room), room.code)
     return {"ok": True, "key": key, "quiz": quiz.student_view(room, student)}
@@ -52,7 +64,7 @@ def on_quiz_answer(self, payload):
     """``{question, square, student?}``: this student's square, changeable until the reveal."""
     member = self._member()
     room = self._room(member)
-    request_ = quiz.parse_answer(payload)
+    request_ = QuizAnswerMessage.model_validate(payload)
     if member.role != "student":
         raise ClassError("not-student")
     student = quiz.student_by_id(room, member.quiz_student)
@@ -69,7 +81,7 @@ def on_quiz_ask(self, payload):
     (the class is moved there first: everyone gets the new ``state``)."""
     member = self._member()
     room = self._room(member, teacher=True)
-    quiz.parse_empty(payload)
+    _nothing_in(payload)
     feed = _hub().feed(room.code)
 
     def peek(index: int):
@@ -88,7 +100,9 @@ def on_quiz_reveal(self, payload):
     """``{question}``: everyone sees the right square and the class's distribution."""
     member = self._member()
     room = self._room(member, teacher=True)
-    question = quiz.reveal(room, quiz.parse_question(payload), service.now())
+    question = quiz.reveal(
+        room, QuizQuestionMessage.model_validate(payload).question, service.now()
+    )
     self._to_room("quiz_reveal", quiz.revealed(question), room.code)
     scores = quiz.scores(room)
     _hub().to_teacher("quiz_scores", scores, room.code, skip_sid=request.sid)
@@ -100,7 +114,7 @@ def on_quiz_why(self, payload):
     """``{question}`` (revealed): everyone sees the candidates and why the search chose."""
     member = self._member()
     room = self._room(member, teacher=True)
-    question = quiz.show_why(room, quiz.parse_question(payload))
+    question = quiz.show_why(room, QuizQuestionMessage.model_validate(payload).question)
     why = quiz.why_of(question)
     self._to_room("quiz_why", why, room.code)
     return {"ok": True, "why": why}
@@ -110,7 +124,7 @@ def on_quiz_state(self, payload):
     """``{}``: the quiz as this member may see it (a reload, a reconnect, after a reveal)."""
     member = self._member()
     room = self._room(member)
-    quiz.parse_empty(payload)
+    _nothing_in(payload)
     if member.role == "teacher":
         return {"ok": True, "quiz": quiz.teacher_view(room, _students(room.code))}
     student = None

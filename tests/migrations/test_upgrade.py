@@ -20,6 +20,7 @@ from sqlalchemy import func, inspect, select
 from server.app import create_app
 from server.classroom import quiz
 from server.classroom import service as classes
+from server.classroom.messages import QuizAnswerMessage, QuizEnterMessage
 from server.classroom.models import QuizAnswer, QuizQuestion, QuizStudent
 from server.db import current_revision, db, head_revision, upgrade_schema
 from server.engine.board import Board
@@ -112,8 +113,8 @@ def quiz_in(app, code: str) -> None:
         db.session.commit()
         question = quiz.ask(room, classes.now(), lambda at: demo.snapshot(at, ahead=1))
         assert question.idx == index and room.held_at == index
-        student, _key = quiz.enter(room, quiz.Enter("升级生", None), classes.now())
-        request = quiz.Answer(question.number, walk(room, index + 1)[-1], None)
+        student, _key = quiz.enter(room, QuizEnterMessage(name="升级生"), classes.now())
+        request = QuizAnswerMessage(question=question.number, square=walk(room, index + 1)[-1])
         quiz.answer(room, student, request, classes.now())
         quiz.reveal(room, question.number, classes.now())
         assert quiz.scores(room)["scores"][0] | {"student": None} == {
