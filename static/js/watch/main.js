@@ -6,6 +6,7 @@
 // only for consumed events, so pausing here pauses the search there.
 
 import { bindLanguageSwitch, startLanguage } from "../core/language.js";
+import { bindProjector } from "../core/projector.js";
 import { nameOf } from "../core/squares.js";
 import { FRAME_BUDGET_MS, PlaybackClock, seekPlayers, shownIndex } from "../stream/clock.js";
 import { WatchConnection } from "../stream/connection.js";
@@ -279,6 +280,7 @@ async function boot() {
   }
   preview();
   connection = openConnection();
+  bindProjector({ onChange: redraw });
   page.dataset.ready = "true";
   requestAnimationFrame(frame);
   if (go) startRuns();
