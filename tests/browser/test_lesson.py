@@ -70,7 +70,7 @@ def test_chapters_and_steps_navigate_in_both_languages(new_page, lang):
     expect(lesson).to_have_attribute("data-step", "3")
     expect(page.locator("[data-side=a] [data-role=stack]")).to_have_attribute("data-depth", "2")
     rows = shown_stack(page)["rows"]
-    start = [row for row in rows if row["frame"] == 0][0]
+    start = next(row for row in rows if row["frame"] == 0)
     order = [(knight[0] + dy) * 5 + knight[1] + dx for _, dx, dy in FIND_WAY]
     assert [sq for sq, _, _ in start["candidates"]] == order
     assert [state for _, state, _ in start["candidates"]] == ["trying"] + ["waiting"] * 7
