@@ -22,6 +22,7 @@ SUITES = (
     "bench_stream",
     "bench_browser_stream",
     "bench_browser_class",
+    "bench_browser_stack",
 )
 
 
