@@ -111,3 +111,16 @@ def test_a_race_chapter_shows_two_lanes_and_a_verdict(page):
     expect(page.locator("[data-side=b]")).to_be_visible()
     expect(page.locator("#w-race-result")).to_be_visible(timeout=60_000)
     expect(page.locator("[data-side=b]")).to_have_attribute("data-status", "found")
+
+
+def test_racing_through_chapters_ends_on_a_running_demo(page):
+    """Keys pressed faster than demos start: the lesson ends where the last key put it."""
+    open_lesson(page, "en", "#dfs/4")
+    for _ in range(6):  # dfs/4 -> explode6/1, 2 -> explode8/1, 2 -> warnsdorff/1, 2
+        page.keyboard.press("PageDown")
+    lesson = page.locator("#lesson")
+    expect(lesson).to_have_attribute("data-chapter", "warnsdorff")
+    expect(lesson).to_have_attribute("data-step", "2")
+    expect(page.locator("[data-side=a] [data-stat=shown]")).to_have_text("2")
+    expect(page.locator("[data-role=error]")).to_be_hidden()
+    assert page.locator("[data-side=a]").get_attribute("data-status") != "error"

@@ -14,6 +14,8 @@ import { clampPlace, demoSettings } from "./chapters.js";
 import { showMoves } from "./moves.js";
 
 const FREE_PLAY_SPEED = 10; // events per second when the viewer presses play mid-step
+const BUSY_RETRIES = 8; // a chapter's runs end within a second: the next chapter waits for them
+const BUSY_WAIT_MS = 250;
 
 export class LessonController {
   /**
@@ -81,8 +83,20 @@ export class LessonController {
     this.code.configure({ algorithm: settings.algorithm });
     this.code.highlight("");
     const window = windowFor(null);
-    if (settings.race) await startRace(this.connection, this.lanes, settings, window);
-    else await a.start(this.connection, settings, window);
+    const generation = this.generation;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (settings.race) await startRace(this.connection, this.lanes, settings, window);
+        else await a.start(this.connection, settings, window);
+        return;
+      } catch (err) {
+        // The previous chapter's runs still count until their tasks end (docs/protocol.md).
+        const busy = err?.code === "too-many-runs" && attempt < BUSY_RETRIES;
+        if (!busy || generation !== this.generation) throw err;
+        await new Promise((resolve) => setTimeout(resolve, BUSY_WAIT_MS));
+        if (generation !== this.generation) return;
+      }
+    }
   }
 
   /** Jump to the step's event index, or play there at its speed. */
