@@ -97,7 +97,7 @@ def test_clicking_a_frame_shows_its_square_and_candidates_on_the_board(page):
     expect(row).to_have_attribute("aria-pressed", "true")
     r, c = divmod(frame["square"], 6)
     cell = page.locator(f"[data-side=a] .sq[data-row='{r}'][data-col='{c}']")
-    expect(cell).to_have_attribute("data-hint", "true")
+    expect(cell).to_have_attribute("data-frame", "true")
     path = {e for e in (f["square"] for f in expected)}
     for sq, state, _count in frame["candidates"]:
         if sq in path:
@@ -108,4 +108,4 @@ def test_clicking_a_frame_shows_its_square_and_candidates_on_the_board(page):
             page.locator(f"[data-side=a] .sq[data-row='{r}'][data-col='{c}']")
         ).to_have_attribute("data-state", kind)
     row.click()  # again: unselected
-    expect(cell).not_to_have_attribute("data-hint", "true")
+    expect(cell).not_to_have_attribute("data-frame", "true")

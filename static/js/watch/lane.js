@@ -172,7 +172,7 @@ export class Lane {
     const ended = player.finished && player.done;
     if (this.stack) followPlayer(this.stack, player);
     const frame = this._selectedFrame();
-    state.hint = frame ? frame.square : -1;
+    state.frame = frame ? frame.square : -1;
     if (frame) markSearch(state, frameMarks(frame));
     else markSearch(state, ended ? {} : { ...view, dead: view.back });
     state.status = ended ? player.done.status : "";
