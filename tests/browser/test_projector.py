@@ -130,3 +130,17 @@ def test_teacher_projector_view_shows_the_join_code_in_a_corner(new_page, artifa
     assert small_texts(teacher) == []
     teacher.keyboard.press(" ")  # the class's transport, from the keyboard: pause
     expect(teacher.locator("#class")).to_have_attribute("data-playing", "false")
+
+
+def test_a_race_in_the_projector_view_shows_both_boards_large(new_page):
+    page = new_page(viewport=PROJECTOR)
+    page.goto("/lesson?lang=en#race/1")
+    page.wait_for_selector("#lesson[data-ready=true]")
+    page.keyboard.press("f")
+    expect(page.locator("body")).to_have_attribute("data-projector", "on")
+    widths = page.evaluate(
+        "() => [...document.querySelectorAll('.w-lane:not([hidden]) .w-board')]"
+        ".map((b) => b.getBoundingClientRect().width)"
+    )
+    assert len(widths) == 2 and min(widths) >= 400
+    assert small_texts(page) == []
