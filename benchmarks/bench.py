@@ -24,6 +24,7 @@ SUITES = (
     "bench_browser_stream",
     "bench_browser_class",
     "bench_browser_jump",
+    "bench_browser_stack",
 )
 
 

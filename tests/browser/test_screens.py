@@ -277,3 +277,64 @@ def shoot_at(page, folder: Path, name: str) -> None:
     page.screenshot(path=str(folder / f"{name}.png"))
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], name
+
+
+LANGS = ("en", "zh")
+
+
+def stack_box(page, folder: Path, name: str) -> None:
+    """The lane's call-stack panel alone, as the eye reads it."""
+    panel = page.locator("[data-side=a] [data-role=stack]")
+    panel.scroll_into_view_if_needed()
+    page.wait_for_timeout(150)
+    panel.screenshot(path=str(folder / f"{name}.png"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", SIZES)
+def test_stack_panel(new_page, screens, size, lang):
+    """6x6 plain backtracking just after a backtrack: failed, tried and waiting candidates."""
+    page = new_page(**SIZES[size])
+    page.goto(f"/watch?lang={lang}&rows=6&cols=6&start=0,0&algorithm=seed&speed=1&go=1")
+    expect(page.locator("[data-side=a]")).to_have_attribute("data-status", "running")
+    page.locator("[data-action=play]").click()
+    page.locator("#w-seek").evaluate(
+        "(el) => { el.value = 60; el.dispatchEvent(new Event('input', {bubbles: true}));"
+        " el.dispatchEvent(new Event('change', {bubbles: true})); }"
+    )
+    expect(page.locator("[data-side=a] [data-stat=shown]")).to_have_text("60")
+    stack_box(page, screens, f"stack-{size}-{lang}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", SIZES)
+def test_lesson(new_page, screens, size, lang):
+    page = new_page(**SIZES[size])
+    page.goto(f"/lesson?lang={lang}#warnsdorff/2")
+    expect(page.locator("#lesson")).to_have_attribute("data-ready", "true")
+    expect(page.locator("[data-side=a] [data-stat=shown]")).to_have_text("2")
+    shoot(page, screens, f"lesson-{size}-{lang}")
+    page.goto(f"/lesson?lang={lang}#moves/2")
+    expect(page.locator("[data-side=a] .sq[data-move]")).to_have_count(8)
+    shoot(page, screens, f"lesson-moves-{size}-{lang}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_projector(new_page, screens, lang):
+    page = new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(f"/watch?lang={lang}&rows=8&cols=8&start=0,0&algorithm=warnsdorff&speed=1&go=1")
+    expect(page.locator("[data-side=a]")).to_have_attribute("data-status", "running")
+    page.locator("[data-action=play]").click()
+    page.locator("#w-seek").evaluate(
+        "(el) => { el.value = 20; el.dispatchEvent(new Event('input', {bubbles: true}));"
+        " el.dispatchEvent(new Event('change', {bubbles: true})); }"
+    )
+    page.keyboard.press("p")
+    expect(page.locator("body")).to_have_attribute("data-projector", "on")
+    shoot(page, screens, f"projector-watch-{lang}")
+    page.goto(f"/lesson?lang={lang}#dfs/3")
+    expect(page.locator("#lesson")).to_have_attribute("data-ready", "true")
+    page.keyboard.press("p")
+    page.keyboard.press("End")
+    expect(page.locator("[data-side=a]")).to_have_attribute("data-status", "found")
+    shoot(page, screens, f"projector-lesson-{lang}")

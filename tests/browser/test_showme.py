@@ -209,3 +209,36 @@ def test_phone_zh_show_me(new_page, artifacts):
     page.screenshot(path=str(artifacts / "showme-phone-375x667-zh.png"))
     page.locator("#showme-cancel").tap()
     expect(page.locator("#showme")).to_be_hidden()
+
+
+def test_show_me_has_the_call_stack_with_the_players_squares_below(new_page):
+    """The search's frames on top of the player's own squares, which have no candidates."""
+    page = new_page()
+    start_game(page, LONG)  # a long search: the panel is there to read
+    page.locator(SHOW_ME).click()
+    stack = page.locator("#showme [data-role=stack]")
+    page.wait_for_function(
+        "() => +document.querySelector('#showme [data-role=stack]').dataset.depth > 7"
+    )
+    rows = page.locator("#showme .st-row:not([hidden])")
+    expect(rows.first).to_be_visible()
+    page.evaluate(
+        "() => { const box = document.querySelector('#showme [data-role=stack-rows]');"
+        " box.scrollTop = box.scrollHeight; box.dispatchEvent(new Event('scroll')); }"
+    )
+    given = page.locator('#showme .st-row:not([hidden])[data-given="true"]')
+    expect(given.first).to_be_visible()
+    # the game's squares: the frames below the search's root (the player's last square)
+    frames = page.evaluate(
+        """() => [...document.querySelectorAll('#showme .st-row:not([hidden])')]
+              .map((row) => [+row.dataset.frame, row.dataset.given,
+                             row.querySelectorAll('.st-cand:not([hidden])').length])"""
+    )
+    for frame, is_given, candidates in frames:
+        if frame < len(LONG) - 1:
+            assert is_given == "true" and candidates == 0
+        else:
+            assert is_given == "false"
+    assert int(stack.get_attribute("data-depth")) >= len(LONG)
+    page.locator("#showme-cancel").click()
+    expect(page.locator("#showme")).to_be_hidden()

@@ -67,13 +67,17 @@ export class SquaresLayer {
   draw(state, { relabel = false, flash = false } = {}) {
     const knight = knightSquare(state);
     const ghost = trailHead(state);
-    const { start, hint, warn } = state;
+    const { start, hint, warn, frame } = state;
     for (let sq = 0; sq < this.cells.length; sq++) {
       const kind = squareKind(state, sq, knight);
       const code = CODE[kind];
       const number = squareNumber(state, sq);
       const shown = sq === ghost ? 0 : number; // the ghost knight stands on it
-      const flags = (sq === start ? 1 : 0) | (sq === hint ? 2 : 0) | (sq === warn ? 4 : 0);
+      const flags =
+        (sq === start ? 1 : 0) |
+        (sq === hint ? 2 : 0) |
+        (sq === warn ? 4 : 0) |
+        (sq === frame ? 8 : 0);
       const changed =
         code !== this.kinds[sq] || shown !== this.numbers[sq] || flags !== this.flags[sq];
       if (changed) this._show(sq, code, shown, flags, flash);
@@ -100,6 +104,7 @@ export class SquaresLayer {
     toggle(cell, "start", flags & 1);
     toggle(cell, "hint", flags & 2);
     toggle(cell, "warn", flags & 4);
+    toggle(cell, "frame", flags & 8);
   }
 }
 

@@ -28,6 +28,7 @@ export function createState(rows, cols) {
     notes: new Int32Array(squares).fill(-1), // a number on a marked square (onward moves), -1 none
     marked: [], // the squares carrying a mark, to clear them
     hint: -1, // the square a hint suggests
+    frame: -1, // the square of the call-stack frame selected in a stack panel
     warn: -1, // a square the page warns about (a start square with no tour)
     heat: null, // how often a search entered each square (Uint32Array), or null: no heat map
     heatVersion: 0,

@@ -10,6 +10,7 @@
 
 import { formatNumber, t } from "../core/i18n.js";
 import { startLanguage } from "../core/language.js";
+import { bindProjector } from "../core/projector.js";
 import { nameOf } from "../core/squares.js";
 import { exposeForTests } from "../core/test-hook.js";
 import { Lane } from "../watch/lane.js";
@@ -222,6 +223,7 @@ $("#c-end").addEventListener("click", async () => {
 // ---------------------------------------------------------------- start-up
 async function boot() {
   await startLanguage();
+  bindProjector();
   preview();
   transport.showSpeed();
   const token = takeToken();

@@ -10,6 +10,8 @@
 import { markSearch, onward, setPath } from "../board/state.js";
 import { formatNumber, t } from "../core/i18n.js";
 import { nameOf, squareName, toSquare } from "../core/squares.js";
+import { StackPanel } from "../stack/panel.js";
+import { createStack, followPlayer } from "../stack/state.js";
 import { FRAME_BUDGET_MS, PlaybackClock, seekPlayers } from "../stream/clock.js";
 import { MAX_WINDOW, WatchConnection } from "../stream/connection.js";
 import { RunFeed } from "../stream/feed.js";
@@ -37,6 +39,7 @@ export class ShowMe {
     this.text = panel.querySelector("#showme-text");
     this.nodes = panel.querySelector("#showme-nodes");
     this.skipButton = panel.querySelector("#showme-skip");
+    this.stackPanel = new StackPanel(panel.querySelector('[data-role="stack"]'));
     this.connection = null;
     this.feed = new RunFeed({ onError: (err) => this._fail(err) });
     this.clock = new PlaybackClock();
@@ -89,6 +92,10 @@ export class ShowMe {
     }
     if (generation !== this.generation || !this.player) return; // cancelled meanwhile
     if (this.skipping) this.feed.setWindow(MAX_WINDOW); // skip was pressed while connecting
+    const { rows, cols } = game;
+    const given = this.feed.ack.prefix.length; // the player's squares are no search frames
+    this.stack = createStack({ rows, cols, algorithm: "warnsdorff", given });
+    this.stackPanel.use(this.stack);
     this._setState("running");
     this.startedAt = performance.now();
     this.clock.play(0, this.startedAt);
@@ -171,6 +178,8 @@ export class ShowMe {
     const view = lastEventView(player);
     markSearch(state, { ...view, dead: view.back });
     board.draw({ flash: true });
+    followPlayer(this.stack, player);
+    this.stackPanel.draw({ fast: this.skipping || this.clock.fast });
     if (player.pos !== this.shownPos) {
       this.shownPos = player.pos;
       this.panel.dataset.events = String(player.pos);

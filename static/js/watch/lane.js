@@ -6,6 +6,8 @@ import { Board } from "../board/board.js";
 import { markSearch, onward, setHeat, setPath } from "../board/state.js";
 import { formatNumber, t } from "../core/i18n.js";
 import { nameOf } from "../core/squares.js";
+import { StackPanel } from "../stack/panel.js";
+import { createStack, followPlayer, frameView } from "../stack/state.js";
 import { DepthColumns } from "../stream/columns.js";
 import { RunFeed } from "../stream/feed.js";
 import { lastEventView } from "../stream/last-event.js";
@@ -33,6 +35,9 @@ export class Lane {
     this.algorithmLabel = root.querySelector('[data-role="algorithm"]');
     this.historyNote = root.querySelector('[data-role="history-note"]');
     this.progressLine = root.querySelector('[data-role="progress"]');
+    const stackRoot = root.querySelector('[data-role="stack"]');
+    this.stackPanel = stackRoot && new StackPanel(stackRoot, { onSelect: () => this.redraw() });
+    this.stack = null;
     this.feed = new RunFeed({
       onDone: (msg) => {
         this.root.dataset.serverNodes = msg.nodes;
@@ -68,6 +73,7 @@ export class Lane {
     this.board.state.closed = settings.closed;
     this.board.draw();
     this.setAlgorithm(settings.algorithm);
+    this._newStack(settings, 0);
     this.chart.reset(settings.rows * settings.cols);
     this.chart.draw();
     this.stats.reset();
@@ -104,6 +110,7 @@ export class Lane {
     }
     if (!player) return null; // detached meanwhile
     this.player = player;
+    this._newStack(settings, this.feed.ack.prefix.length);
     this.startedAt = performance.now();
     player.onNewEvent = (depth) => this.chart.push(depth);
     this._setStatus("running");
@@ -125,6 +132,7 @@ export class Lane {
       shown.start === settings.start;
     if (!same) this.preview(settings);
     this.detach();
+    if (this.player !== player) this._newStack(settings, 0);
     this.settings = settings;
     this.setAlgorithm(settings.algorithm);
     this.player = player;
@@ -237,7 +245,11 @@ export class Lane {
     setHeat(state, this.overlay ?? (this.heat ? player.entered : null));
     const view = lastEventView(player);
     const ended = player.finished && player.done;
-    markSearch(state, ended ? {} : { ...view, dead: view.back });
+    if (this.stack) followPlayer(this.stack, player);
+    const frame = this._selectedFrame();
+    state.frame = frame ? frame.square : -1;
+    if (frame) markSearch(state, frameMarks(frame));
+    else markSearch(state, ended ? {} : { ...view, dead: view.back });
     state.status = ended ? player.done.status : "";
     board.draw({ flash: !fast });
     const count = (sq) => onward(state, sq);
@@ -250,6 +262,7 @@ export class Lane {
     if (this.error) text = this.error;
     this.stats.show(player);
     this.chart.draw(player.pos);
+    this.stackPanel?.draw({ fast });
     this.historyNote.hidden = player.historyStart === player.origin;
     if (text !== null && (!fast || now - this.narratedAt > NARRATE_MS || player.finished)) {
       this.say(text);
@@ -258,8 +271,30 @@ export class Lane {
     this.changed = false;
   }
 
+  /** Redraw now (a frame of the stack panel was selected). */
+  redraw() {
+    this.changed = true;
+    if (this.player) this.draw(performance.now());
+  }
+
+  /** The call stack of a new run (or preview): `given` squares are a game's, not searched. */
+  _newStack(settings, given) {
+    if (!this.stackPanel) return;
+    const { rows, cols, algorithm } = settings;
+    this.stack = createStack({ rows, cols, algorithm, given });
+    this.stackPanel.use(this.stack);
+    this.stackPanel.draw({ force: true });
+  }
+
+  /** The view of the frame selected in the stack panel, or null. */
+  _selectedFrame() {
+    const d = this.stackPanel?.selected ?? -1;
+    return d >= 0 && d < this.stack.depth ? frameView(this.stack, d) : null;
+  }
+
   /** Re-render texts after a language switch. */
   relabel() {
+    this.stackPanel?.relabel();
     this.setAlgorithm(this.root.dataset.algorithm || "seed");
     this._setStatus(this.root.dataset.status || "idle", { force: true });
     this.stats.shown = {};
@@ -307,6 +342,16 @@ export class Lane {
 function codeTags(view) {
   if (view.move >= 0) return view.candidates.length ? "recurse mark next sort" : "mark next sort";
   return view.back >= 0 ? "reset check" : "";
+}
+
+/** A selected stack frame's candidates as the board marks them (failed ones as tried). */
+function frameMarks(frame) {
+  const candidates = frame.candidates.map((c) => c.square);
+  const counts = frame.candidates.some((c) => c.count !== null)
+    ? frame.candidates.map((c) => c.count)
+    : null;
+  const tried = frame.candidates.filter((c) => c.state === "failed").length;
+  return { candidates, counts, tried };
 }
 
 function emptyPlayer(settings) {

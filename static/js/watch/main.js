@@ -6,7 +6,9 @@
 // only for consumed events, so pausing here pauses the search there.
 
 import { bindLanguageSwitch, startLanguage } from "../core/language.js";
+import { bindProjector } from "../core/projector.js";
 import { nameOf } from "../core/squares.js";
+import { exposeForTests } from "../core/test-hook.js";
 import { FRAME_BUDGET_MS, PlaybackClock, seekPlayers, shownIndex } from "../stream/clock.js";
 import { WatchConnection } from "../stream/connection.js";
 import { CodePanel } from "./code-panel.js";
@@ -325,6 +327,8 @@ async function boot() {
   }
   preview();
   connection = openConnection();
+  bindProjector({ onChange: redraw });
+  exposeForTests({ lanes, clock });
   page.dataset.ready = "true";
   requestAnimationFrame(frame);
   if (go) startRuns();

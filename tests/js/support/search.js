@@ -6,15 +6,25 @@
 // biome-ignore format: one line reads as a table
 const JUMPS = [[-2, 1], [-1, 2], [1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1]];
 
-/** The first `limit` events of the search from `start` on a rows x cols board. */
-export function searchEvents(rows, cols, start, limit, { counts = false } = {}) {
+/**
+ * The first `limit` events of the search from `start` on a rows x cols board; `jumps` another
+ * move order, `warnsdorff` tries the candidates with the fewest onward moves first (ties in
+ * move order).
+ */
+export function searchEvents(
+  rows,
+  cols,
+  start,
+  limit,
+  { counts = false, jumps = JUMPS, warnsdorff = false } = {},
+) {
   const events = [];
   const onPath = new Set();
   const neighbours = (sq) => {
     const r = Math.floor(sq / cols);
     const c = sq % cols;
     const out = [];
-    for (const [dr, dc] of JUMPS) {
+    for (const [dr, dc] of jumps) {
       const rr = r + dr;
       const cc = c + dc;
       if (rr >= 0 && rr < rows && cc >= 0 && cc < cols && !onPath.has(rr * cols + cc)) {
@@ -38,7 +48,11 @@ export function searchEvents(rows, cols, start, limit, { counts = false } = {}) 
       done = true;
       return;
     }
-    const next = neighbours(sq);
+    let next = neighbours(sq);
+    if (warnsdorff) {
+      const onward = new Map(next.map((c) => [c, neighbours(c).length]));
+      next = [...next].sort((a, b) => onward.get(a) - onward.get(b)); // stable
+    }
     for (const target of next) {
       visit(target, next);
       if (done) return;
