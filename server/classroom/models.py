@@ -63,6 +63,10 @@ class ClassRoom(db.Model):
     # the index the demo is held at: nothing past it is sent until the reveal.
     sent_upto: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     held_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The guided lesson, while the teacher runs it in the room: the chapter's id and the
+    # narration step (from 0) that go with the demo; None for a demo set up by hand.
+    lesson_chapter: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    lesson_step: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class ClassPresence(db.Model):
