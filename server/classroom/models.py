@@ -7,7 +7,8 @@ here, not in memory:
 * ``class_rooms``: one row per room: its join code, the SHA-256 of the teacher's secret
   token (the token itself is never stored), the demo's settings and the teacher's
   control state (event index, playing, speed, when it was set), the guided lesson's
-  chapter and step when the teacher runs it, the puzzle handed out, and the last activity (rooms expire after ``CLASS_ROOM_TTL`` seconds without any);
+  chapter and step when the teacher runs it, the puzzle handed out, and the last
+  activity (rooms expire after ``CLASS_ROOM_TTL`` seconds without any);
 * ``class_presence``: one row per Socket.IO connection in a room, refreshed by the
   client's heartbeat: the student count is the number of fresh student rows, so a
   process that died takes its connections off the count after the presence timeout;
