@@ -17,6 +17,7 @@ import pytest
 from server.engine.board import Board
 from server.engine.search import solve
 from server.engine.walker import Walker
+from tests.support.waiting import wait_until
 
 from .conftest import playwright_sync
 
@@ -73,6 +74,10 @@ def in_sync(teacher, students, pos: int | None = None, follow: str = "paused") -
         expect(page).to_have_attribute("data-pos", str(pos))
         expect(page).to_have_attribute("data-path", path)
         expect(page).to_have_attribute("data-nodes", nodes)
+    # A page that reached ``pos`` by a keyframe (no events before it) draws the last move's
+    # marks once the paused class's snapshot, which carries them, arrives: wait for that.
+    same = lambda: all(board(student) == board(teacher) for student in students)  # noqa: E731
+    wait_until(same, timeout=10)
     shown = board(teacher)
     for student in students:
         assert board(student) == shown

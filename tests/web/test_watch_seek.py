@@ -12,7 +12,6 @@ import threading
 
 import pytest
 
-from benchmarks.bench_stream import WatchClient, start_payload
 from server.app import create_app
 from server.engine import native
 from server.engine.board import Board
@@ -23,6 +22,7 @@ from server.stream.encode import DecodedMove, count_events, decode
 from server.stream.spec import MAX_SEEK_INDEX
 from server.web.watch_socket import registry
 from tests.support.waiting import wait_until
+from tests.support.watch import WatchClient, start_payload
 from tests.tourcheck import assert_tour
 
 SIX = {"rows": 6, "cols": 6, "start": [0, 0], "algorithm": "seed"}
