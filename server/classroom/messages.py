@@ -19,6 +19,7 @@ from ..game.rules import MAX_SIDE as PUZZLE_MAX_SIDE
 from ..game.rules import MIN_SIDE as PUZZLE_MIN_SIDE
 from ..game.rules import RuleError
 from ..game.service import NAME_MAX, clean_name
+from ..lesson.chapters import CHAPTERS
 from ..stream.spec import Algorithm, Closed, Pruning, Side, check_board
 from ..validation import Message, Square, error_codes, flag, refuse, refused, whole
 
@@ -31,6 +32,8 @@ GAME_ID_MAX = 64
 QUIZ_KEY_MAX = 64  # the key quiz_enter hands out (a URL-safe token)
 QUIZ_STUDENT_MAX = 16  # a quiz student's id
 MAX_QUESTION = 2**31 - 1
+CHAPTER_MAX = 32  # a chapter's id (class_rooms.lesson_chapter)
+LESSON_STEPS = {chapter["id"]: len(chapter["steps"]) for chapter in CHAPTERS}
 
 Seq = whole(1, MAX_SEQ, doc="the teacher page's message number, each higher than the last")
 Gen = whole(0, MAX_SEQ, doc="the demo generation the control is for")
@@ -126,6 +129,50 @@ class PuzzleMessage(Message):
         return self
 
 
+class LessonMessage(Message):
+    """``lesson``: the teacher takes the class to a step of the guided lesson (/lesson).
+
+    The room's demo becomes the chapter's (a new generation when the chapter changes)
+    standing where the step stands; numbered like ``control`` (one ``seq`` for both).
+    """
+
+    seq: Seq
+    chapter: Annotated[
+        str,
+        Strict(),
+        Field(
+            max_length=CHAPTER_MAX,
+            description="a chapter's id: " + ", ".join(f"`{c}`" for c in LESSON_STEPS),
+            json_schema_extra={"x-error": "unknown-chapter"},
+        ),
+        refused("unknown-chapter", "class.error.unknown-chapter"),
+    ]
+    step: Annotated[
+        int,
+        Strict(),
+        Field(
+            ge=0,
+            description="the narration step, from 0 (2..5 per chapter)",
+            json_schema_extra={"x-error": "bad-step"},
+        ),
+        refused("bad-step", "class.error.bad-step"),
+    ]
+
+    @field_validator("chapter")
+    @classmethod
+    def _known(cls, chapter: str) -> str:
+        if chapter not in LESSON_STEPS:
+            raise refuse("unknown-chapter", "class.error.unknown-chapter")
+        return chapter
+
+    @model_validator(mode="after")
+    def _in_the_chapter(self) -> LessonMessage:
+        steps = LESSON_STEPS[self.chapter]
+        if self.step >= steps:
+            raise refuse("bad-step", "class.error.bad-step")
+        return self
+
+
 class SolveMessage(Message):
     """``solve``: a game of the current puzzle for this student."""
 
@@ -214,6 +261,7 @@ MESSAGES: dict[str, type[Message]] = {
     "settings": SettingsMessage,
     "control": ControlMessage,
     "puzzle": PuzzleMessage,
+    "lesson": LessonMessage,
     "close": EmptyMessage,
     "solve": SolveMessage,
     "solved": SolvedMessage,
@@ -234,11 +282,13 @@ ERRORS = {
     "expired": "the room was idle for longer than `CLASS_ROOM_TTL`",
     "bad-token": "a `token` that is not the room's",
     "not-joined": "a message other than `join` before joining",
-    "not-teacher": "a teacher's message (`settings`, `control`, `puzzle`, `close`, `quiz_ask`,"
-    " `quiz_reveal`, `quiz_why`) from a student",
+    "not-teacher": "a teacher's message (`settings`, `control`, `lesson`, `puzzle`, `close`,"
+    " `quiz_ask`, `quiz_reveal`, `quiz_why`) from a student",
+    "unknown-chapter": "`lesson`: no chapter of the lesson has this id",
+    "bad-step": "`lesson`: a step the chapter does not have (its steps count from 0)",
     "stale": "`control` or `sync` for another demo generation than the room's (with `gen`"
     " and `state`)",
-    "superseded": "a `settings` or `control` whose `seq` is not newer than the last one"
+    "superseded": "a `settings`, `control` or `lesson` whose `seq` is not newer than the last one"
     " applied (with `state`)",
     "bad-puzzle": "a puzzle's `rows`/`cols` out of range",
     "no-puzzle": "`solve` while there is no puzzle",
@@ -258,7 +308,7 @@ ERRORS = {
     "name-taken": "`quiz_enter` with a name another student holds (without their key)",
     "cannot-ask": "`quiz_ask` where no move comes next (a backtrack, the end, index 0, the"
     " demo playing or not yet computed there): the message says which",
-    "question-open": "`control` or `settings` while a question is open: reveal it first;"
+    "question-open": "`control`, `settings` or `lesson` while a question is open: reveal it first;"
     " `quiz_ask` while one is",
     "not-revealed": "`quiz_why` before the reveal",
     "internal": "a bug, logged by the server; nothing changed",

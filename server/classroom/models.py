@@ -6,8 +6,9 @@ here, not in memory:
 
 * ``class_rooms``: one row per room: its join code, the SHA-256 of the teacher's secret
   token (the token itself is never stored), the demo's settings and the teacher's
-  control state (event index, playing, speed, when it was set), the puzzle handed out,
-  and the last activity (rooms expire after ``CLASS_ROOM_TTL`` seconds without any);
+  control state (event index, playing, speed, when it was set), the guided lesson's
+  chapter and step when the teacher runs it, the puzzle handed out, and the last
+  activity (rooms expire after ``CLASS_ROOM_TTL`` seconds without any);
 * ``class_presence``: one row per Socket.IO connection in a room, refreshed by the
   client's heartbeat: the student count is the number of fresh student rows, so a
   process that died takes its connections off the count after the presence timeout;
@@ -63,6 +64,10 @@ class ClassRoom(db.Model):
     # the index the demo is held at: nothing past it is sent until the reveal.
     sent_upto: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     held_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The guided lesson, while the teacher runs it in the room: the chapter's id and the
+    # narration step (from 0) that go with the demo; None for a demo set up by hand.
+    lesson_chapter: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    lesson_step: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class ClassPresence(db.Model):

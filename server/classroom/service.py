@@ -29,8 +29,16 @@ from ..db import db
 from ..game import rules
 from ..game import service as games
 from ..game.rules import RuleError
+from ..lesson.chapters import CHAPTERS
 from ..stream.timeline import Demo, state_from_json, state_to_json
-from .messages import CODE_MAX, TOKEN_MAX, ControlMessage, PuzzleMessage, SettingsMessage
+from .messages import (
+    CODE_MAX,
+    TOKEN_MAX,
+    ControlMessage,
+    LessonMessage,
+    PuzzleMessage,
+    SettingsMessage,
+)
 from .messages import MAX_INDEX as MAX_INDEX  # the limits of the messages, re-exported
 from .messages import MAX_SEQ as MAX_SEQ
 from .messages import MAX_SPEED as MAX_SPEED
@@ -134,6 +142,8 @@ def open_room(at: float | None = None, ttl: float = DEFAULT_TTL) -> Opened:
         lease_until=0.0,
         puzzle=None,
         puzzle_seq=0,
+        lesson_chapter=None,
+        lesson_step=None,
     )
     db.session.add(room)
     db.session.commit()
@@ -236,27 +246,87 @@ def set_settings(room: ClassRoom, payload, at: float) -> dict:
     ``payload`` is validated first: a ``ValidationError`` refuses it.
     """
     message = SettingsMessage.model_validate(payload)
-    _apply(
-        room,
-        message.seq,
-        at,
-        {
-            "settings": json.dumps(message.settings()),
-            "gen": ClassRoom.gen + 1,
-            "idx": 0,
-            "sent_upto": 0,
-            "frontier": 0,
-            "outcome": None,
-            "playing": False,
-            "state_at": at,
-        },
-    )
+    values = _new_demo(message.settings(), at)
+    _apply(room, message.seq, at, {**values, "lesson_chapter": None, "lesson_step": None})
+    _drop_old_checkpoints(room)
+    return public_state(room, at)
+
+
+def _new_demo(settings: dict, at: float) -> dict:
+    """The columns of a new demo generation: at index 0, paused, nothing computed."""
+    return {
+        "settings": json.dumps(settings),
+        "gen": ClassRoom.gen + 1,
+        "idx": 0,
+        "sent_upto": 0,
+        "frontier": 0,
+        "outcome": None,
+        "playing": False,
+        "state_at": at,
+    }
+
+
+def _drop_old_checkpoints(room: ClassRoom) -> None:
     db.session.execute(
         delete(ClassCheckpoint).where(
             ClassCheckpoint.code == room.code, ClassCheckpoint.gen < room.gen
         )
     )
     db.session.commit()
+
+
+LESSON_ATTEMPTS = 3  # a lesson message re-reads the room this often if the demo changed under it
+
+
+def lesson_settings(chapter: dict) -> dict:
+    """A chapter's demo as a room stores it: one search, so a race shows its first lane."""
+    settings = chapter["settings"]
+    return {
+        "algorithm": settings["algorithm"],
+        "pruning": settings.get("pruning", False),
+        "rows": settings["rows"],
+        "cols": settings["cols"],
+        "closed": settings["closed"],
+        "start": list(settings["start"]),
+    }
+
+
+def _lesson_position(step: dict, index: int) -> dict:
+    """Where a step puts the class: paused at its event, or playing from ``index`` to the
+    end (at its speed, or as fast as the search goes when it has none)."""
+    if step["at"] == "end":
+        return {"idx": index, "playing": True, "speed": step.get("speed")}
+    return {"idx": step["at"], "playing": False}
+
+
+def set_lesson(room: ClassRoom, payload, at: float) -> dict:
+    """The teacher takes the class to ``{seq, chapter, step}`` of the guided lesson.
+
+    A new chapter is a new demo (its settings, a new generation); a step of the same
+    chapter moves the same demo.  Both in one compare-and-set, numbered with the
+    controls' ``seq``; if the demo changed between the read and the write (another
+    message of the teacher's), the room is read again so the two never disagree.
+    """
+    message = LessonMessage.model_validate(payload)
+    chapter = next(c for c in CHAPTERS if c["id"] == message.chapter)
+    step = chapter["steps"][message.step]
+    settings = lesson_settings(chapter)
+    for attempt in range(LESSON_ATTEMPTS):
+        same_demo = room.gen > 1 and room.lesson_chapter == chapter["id"]
+        same_demo = same_demo and settings_of(room) == settings
+        values = {} if same_demo else _new_demo(settings, at)
+        index = room_index(room, at) if same_demo else 0
+        values |= _lesson_position(step, index)
+        values |= {"state_at": at, "lesson_chapter": chapter["id"], "lesson_step": message.step}
+        try:
+            _apply(room, message.seq, at, values, gen=room.gen)
+        except ClassError as err:
+            if err.code != "stale" or attempt == LESSON_ATTEMPTS - 1:
+                raise
+            continue  # ``room`` was expired by the commit: the loop reads it again
+        break
+    if not same_demo:
+        _drop_old_checkpoints(room)
     return public_state(room, at)
 
 
@@ -309,7 +379,15 @@ def public_state(room: ClassRoom, at: float) -> dict:
         "end": outcome,
         "seq": room.seq,
         "control_seq": room.control_seq,
+        "lesson": lesson_of(room),
     }
+
+
+def lesson_of(room: ClassRoom) -> dict | None:
+    """Where the guided lesson stands in the room (``{chapter, step}``), or None."""
+    if room.lesson_chapter is None:
+        return None
+    return {"chapter": room.lesson_chapter, "step": room.lesson_step}
 
 
 def record_progress(code: str, gen: int, frontier: int, outcome: dict | None) -> bool:

@@ -23,6 +23,7 @@ from flask_limiter import RateLimitExceeded
 from ..classroom import service
 from ..classroom.service import ClassError
 from ..i18n import request_lang, text
+from ..lesson.chapters import CHAPTERS
 from ..serving import is_loopback_url
 from .ratelimit import rate_limited, retry_after
 from .security import same_origin
@@ -111,6 +112,7 @@ def teacher(code: str):
         join_url=join_url,
         local_only=is_loopback_url(join_url),
         ttl=_ttl(),
+        chapters=CHAPTERS,
     )
 
 
@@ -121,7 +123,7 @@ def student(code: str):
         return render_template("class_join.html", error=True, code=code[:32]), 404
     if room.code != code:
         return redirect(url_for("classroom.student", code=room.code))
-    return render_template("class_student.html", code=room.code)
+    return render_template("class_student.html", code=room.code, chapters=CHAPTERS)
 
 
 @bp.get("/<code>/qr.svg")

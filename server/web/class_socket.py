@@ -225,6 +225,17 @@ class ClassNamespace(AnsweringNamespace):
 
     on_control = class_quiz.unless_question_open(on_control)
 
+    def on_lesson(self, payload):
+        """``{seq, chapter, step}``: the class follows the guided lesson to that step."""
+        member = self._member()
+        room = self._room(member, teacher=True)
+        state = service.set_lesson(room, payload, service.now())
+        self._to_room("state", state, room.code)
+        hub().wake(room.code)
+        return {"ok": True, "state": state}
+
+    on_lesson = class_quiz.unless_question_open(on_lesson)
+
     def on_puzzle(self, payload):
         """Hand the class a puzzle ``{rows, cols, closed, start}``, or ``null`` to take it back."""
         member = self._member()

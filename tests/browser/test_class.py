@@ -298,3 +298,55 @@ def test_the_student_page_is_bilingual_and_refuses_unknown_codes(new_page, artif
     expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
     expect(student.locator("#c-follow")).to_contain_text("等待老师")
     student.screenshot(path=str(artifacts / "class-student-zh.png"))
+
+
+def test_the_students_page_follows_the_teachers_lesson(new_page):
+    """The teacher starts the guided lesson and steps to a chapter: the student's page (a
+    phone, in Chinese) says that step's narration and shows the chapter's board there."""
+    teacher, code = open_class(new_page)
+    student = new_page(**PHONE)
+    student.goto(f"/class/{code}?lang=zh")
+    expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
+    story = student.locator("#c-lesson")
+    expect(story).to_be_hidden()  # no lesson yet: nothing to read
+
+    teacher.select_option("#c-lesson-select", "moves")
+    teacher.click("#c-lesson-start")
+    expect(story).to_be_visible()
+    expect(story).to_have_attribute("data-chapter", "moves")
+    teacher.click('#c-lesson [data-lesson="next"]')  # step 2: the move numbers 0-7
+    expect(story).to_have_attribute("data-step", "2")
+    expect(student.locator(".c-lane .sq[data-move]")).to_have_count(8)
+
+    teacher.select_option("#c-lesson-select", "dfs")  # a new chapter, from its first step
+    expect(teacher.locator("#c-lesson")).to_have_attribute("data-chapter", "dfs")
+    teacher.click('#c-lesson [data-lesson="next"]')  # step 2 of dfs: the event index 12
+    expect(story).to_have_attribute("data-chapter", "dfs")
+    expect(story).to_have_attribute("data-step", "2")
+    text = story.locator('[data-role="text"]')
+    expect(text).to_have_attribute("data-key", "lesson.dfs.2")
+    words = student.evaluate("() => fetch('/api/i18n?lang=zh').then(r => r.json())")
+    catalogue = words.get("messages") or words.get("catalogue") or words
+    expect(text).to_have_text(catalogue["lesson.dfs.2"])
+    expect(student.locator(".c-lane .sq[data-move]")).to_have_count(0)
+    expect(student.locator(".c-lane .sq")).to_have_count(25)  # the chapter's 5x5 board
+
+    pos = in_sync(teacher, [student], 12)
+    walker = Walker(Board(5, 5), 0, algorithm="seed")
+    try:
+        walker.advance(pos)
+        path = list(walker.path)
+    finally:
+        walker.close()
+    shown = student.eval_on_selector_all(
+        ".c-lane .sq[data-state]",
+        "els => els.filter(e => ['visited', 'current', 'trail'].includes(e.dataset.state))"
+        ".map(e => +e.dataset.row * 5 + +e.dataset.col)",
+    )
+    assert sorted(shown) == sorted(path)
+
+    # a late joiner (a reload) lands on the same step
+    student.reload()
+    expect(story).to_have_attribute("data-chapter", "dfs")
+    expect(story).to_have_attribute("data-step", "2")
+    expect(student.locator("#class")).to_have_attribute("data-pos", "12")

@@ -250,6 +250,28 @@ def test_class_quiz(new_page, screens, lang):
     shots(teacher, students, screens, f"revealed-{lang}")
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_class_lesson(new_page, screens, lang):
+    """The guided lesson run in a class: a student's phone on the DFS chapter's second step."""
+    teacher = new_page(**SIZES["desktop"])
+    teacher.goto(f"/class/new?lang={lang}")
+    teacher.click("#c-open")
+    expect(teacher.locator("#class")).to_have_attribute("data-connection", "joined")
+    code = teacher.get_attribute("#class", "data-code")
+    student = new_page(**SIZES["phone"])
+    student.goto(f"/class/{code}?lang={lang}")
+    expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
+    teacher.select_option("#c-lesson-select", "dfs")
+    teacher.click("#c-lesson-start")
+    teacher.click('#c-lesson [data-lesson="next"]')
+    story = student.locator("#c-lesson")
+    expect(story).to_have_attribute("data-step", "2")
+    expect(student.locator("#class")).to_have_attribute("data-pos", "12")
+    shoot(student, screens, f"class-lesson-student-phone-{lang}")
+    teacher.locator("#c-lesson").scroll_into_view_if_needed()
+    shoot_at(teacher, screens, f"class-lesson-teacher-desktop-{lang}", "#c-lesson")
+
+
 def reference_path(index: int) -> list[int]:
     """The 8x8 Warnsdorff demo from a8 after ``index`` events (64 moves, no backtrack)."""
     from tests.support.follower import SIX_BY_SIX, reference
@@ -270,9 +292,9 @@ def shots(teacher, students, folder: Path, phase: str) -> None:
         shoot_at(student, folder, f"quiz-student-{size}-{phase}")
 
 
-def shoot_at(page, folder: Path, name: str) -> None:
-    """The quiz panel scrolled into view (on a phone it sits below the demo)."""
-    page.locator("#c-quiz").scroll_into_view_if_needed()
+def shoot_at(page, folder: Path, name: str, panel: str = "#c-quiz") -> None:
+    """A panel (the quiz's) scrolled into view (on a phone it sits below the demo)."""
+    page.locator(panel).scroll_into_view_if_needed()
     page.wait_for_timeout(150)  # transitions settle
     page.screenshot(path=str(folder / f"{name}.png"))
     width = page.evaluate("document.documentElement.scrollWidth")

@@ -68,3 +68,31 @@ test("new settings superseded by another page of the teacher's are sent again, c
   assert.equal((await done).ok, true);
   assert.equal(t.follower.state.gen, 3);
 });
+
+test("lesson steps share the controls' numbers, and one superseded is sent again counted on", async () => {
+  const t = teacher();
+  t.follower.adoptState(state(4, 0, 3));
+  t.controls.resume(t.follower.state);
+  t.controls.control({ index: 5, playing: false, speed: 10 });
+  const moved = t.controls.lesson("dfs", 1);
+  assert.deepEqual(
+    t.sent.map((s) => [s.event, s.payload.seq]),
+    [
+      ["control", 4],
+      ["lesson", 5],
+    ],
+  );
+  assert.deepEqual(t.sent[1].payload, { chapter: "dfs", step: 1, seq: 5 });
+  t.sent[0].answer({ ok: true, state: state(5, 5, 4) });
+  // another page of the teacher's counted to 9 meanwhile
+  t.sent[1].answer({ ok: false, error: { code: "superseded", state: state(9, 5, 9) } });
+  await settle();
+  assert.deepEqual(t.sent[2].payload, { chapter: "dfs", step: 1, seq: 10 });
+  const lessonState = { ...state(10, 12, 10, 3), lesson: { chapter: "dfs", step: 1 } };
+  t.sent[2].answer({ ok: true, state: lessonState });
+  const ack = await moved;
+  assert.equal(ack.ok, true);
+  assert.equal(t.follower.state.gen, 3);
+  assert.deepEqual(t.follower.state.lesson, { chapter: "dfs", step: 1 });
+  assert.equal(t.controls.pending, 0);
+});

@@ -99,7 +99,22 @@ def play_on(app, manifest: dict) -> None:
         classes.record_solution(room, trying, classes.now())
         names = [e["name"] for e in classes.leaderboard(room)["entries"]]
         assert sorted(names) == sorted([room_facts["solved"]["name"], room_facts["trying"]["name"]])
+    lesson_in(app, room_facts["code"])
     quiz_in(app, room_facts["code"])
+
+
+def lesson_in(app, code: str) -> None:
+    """The old room follows the guided lesson (0004): its demo and the step, kept."""
+    with app.app_context():
+        room = classes.find_room(code, ttl=FOREVER)
+        assert classes.public_state(room, classes.now())["lesson"] is None
+        seq = room.control_seq + 1
+        state = classes.set_lesson(room, {"seq": seq, "chapter": "dfs", "step": 1}, classes.now())
+        assert state["lesson"] == {"chapter": "dfs", "step": 1} and state["index"] == 12
+        db.session.expire_all()
+        room = classes.find_room(code, ttl=FOREVER)
+        assert (room.lesson_chapter, room.lesson_step, room.idx) == ("dfs", 1, 12)
+        assert classes.settings_of(room)["rows"] == 5
 
 
 def quiz_in(app, code: str) -> None:

@@ -416,6 +416,15 @@ class Teacher:
             self.member._adopt_state(ack["state"])
         return ack
 
+    def lesson(self, chapter: str, step: int) -> dict:
+        """Take the class to ``step`` of the guided lesson's ``chapter`` (its demo with it)."""
+        self.seq += 1
+        ack = self.member.call("lesson", {"seq": self.seq, "chapter": chapter, "step": step})
+        if ack.get("ok"):
+            self.gen = ack["state"]["gen"]
+            self.member._adopt_state(ack["state"])
+        return ack
+
     def wait_end(self, timeout: float = 120) -> dict:
         """The room's state once its search has ended (RuntimeError if it does not)."""
         deadline = time.monotonic() + timeout

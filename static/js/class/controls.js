@@ -1,5 +1,5 @@
 // The teacher's controls of a class room (docs/protocol.md, "Controls apply in order"):
-// every `settings` and `control` message carries the page's next number (`seq`), counting
+// every `settings`, `control` and `lesson` message carries the page's next number (`seq`), counting
 // on from the room's `control_seq` (so a reload goes on counting). A control shows on this
 // page at once (the follower's intent); the server's answer then says where the class is.
 // No DOM here.
@@ -39,10 +39,22 @@ export class TeacherControls {
     return ack;
   }
 
-  async _settings(params) {
+  /** Take the class to a step of the guided lesson: the chapter's demo, where the step stands. */
+  async lesson(chapter, step) {
+    this._cancel(); // a control of the old place would only be refused
+    let ack = await this._numbered("lesson", { chapter, step });
+    if (ack?.error?.code === "superseded") ack = await this._numbered("lesson", { chapter, step });
+    return ack;
+  }
+
+  _settings(params) {
+    return this._numbered("settings", params);
+  }
+
+  async _numbered(event, params) {
     this.inFlight++;
     try {
-      const ack = await this.call("settings", { ...params, seq: ++this.seq });
+      const ack = await this.call(event, { ...params, seq: ++this.seq });
       this._adopt(ack?.ok ? ack.state : ack?.error?.state);
       return ack;
     } finally {

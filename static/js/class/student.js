@@ -1,5 +1,6 @@
-// The students' page of a class room (phone first): follow the teacher's demo, and try
-// the class puzzle when the teacher hands one out.
+// The students' page of a class room (phone first): follow the teacher's demo (with the
+// guided lesson's narration when the teacher runs it), and try the class puzzle when the
+// teacher hands one out.
 //
 // Following: the server runs the room's one search and streams it; this page shows the
 // event the class is at (follow.js keeps up, stage.js draws). A late joiner, a seek or a
@@ -11,6 +12,7 @@ import { startLanguage } from "../core/language.js";
 import { exposeForTests } from "../core/test-hook.js";
 import { Lane } from "../watch/lane.js";
 import { RoomFollower } from "./follow.js";
+import { LessonStory } from "./lesson.js";
 import { PuzzlePlay, puzzleText } from "./puzzle.js";
 import { QuizPanel } from "./quiz.js";
 import { ClassRoom } from "./room.js";
@@ -33,6 +35,9 @@ const stage = new Stage({
   follower,
   progress: { root: $("#c-catchup"), text: $("#c-catchup-text"), bar: $("#c-catchup-bar") },
 });
+const story = new LessonStory($("#c-lesson"), JSON.parse($("#lesson-chapters").textContent), {
+  hideIdle: true,
+});
 const play = new PuzzlePlay($("#c-puzzle"), {
   call: (event, payload) => room.call(event, payload),
   code,
@@ -42,6 +47,8 @@ const play = new PuzzlePlay($("#c-puzzle"), {
 function frame(now) {
   if (!ended) {
     const phase = stage.frame(now);
+    story.show(follower.state?.lesson); // the teacher's lesson step, in this page's language
+    story.drawMoves(lane, follower.state?.gen);
     if (room?.joined) showFollow(phase);
   }
   requestAnimationFrame(frame);
@@ -170,7 +177,7 @@ async function boot() {
   });
   quiz.attach(room.socket);
   page.dataset.ready = "true";
-  exposeForTests({ lane, room, play, follower, quiz });
+  exposeForTests({ lane, room, play, follower, quiz, story });
   requestAnimationFrame(frame);
 }
 

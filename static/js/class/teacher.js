@@ -1,6 +1,6 @@
 // The teacher's page of a class room: pick a demo, drive it (play, pause, step, step back,
-// seek, speed, run to the end) and every student's screen follows; hand out a puzzle and
-// watch the class leaderboard fill up.
+// seek, speed, run to the end) and every student's screen follows; or run the guided lesson
+// (lesson.js), chapter by chapter; hand out a puzzle and watch the class leaderboard fill up.
 //
 // The server runs the room's one search and keeps the class's clock. This page draws the
 // same stream as the students' pages (follow.js, stage.js) and sends numbered controls
@@ -25,6 +25,7 @@ import { TeacherControls } from "./controls.js";
 import { ClassTransport } from "./drive.js";
 import { RoomFollower } from "./follow.js";
 import { Handout } from "./handout.js";
+import { LessonDriver, LessonStory } from "./lesson.js";
 import { QuizPanel } from "./quiz.js";
 import { ClassRoom } from "./room.js";
 import { Stage } from "./stage.js";
@@ -55,6 +56,25 @@ const stage = new Stage({
   progress: { root: $("#c-catchup"), text: $("#c-catchup-text"), bar: $("#c-catchup-bar") },
 });
 const handout = new Handout({ page, call });
+const story = new LessonStory($("#c-lesson"), JSON.parse($("#lesson-chapters").textContent));
+const lessonDriver = new LessonDriver({
+  story,
+  controls,
+  select: $("#c-lesson-select"),
+  start: $("#c-lesson-start"),
+  prev: $('#c-lesson [data-lesson="prev"]'),
+  next: $('#c-lesson [data-lesson="next"]'),
+  onMoved: (ack) => {
+    if (!ack?.ok) {
+      showError(ack?.error?.message);
+      return;
+    }
+    showError("");
+    fillForm(ack.state.settings); // the chapter's demo, on the form as if picked by hand
+    if (!stage.drawing) stage.resume();
+    page.dataset.phase = "running";
+  },
+});
 const transport = new ClassTransport({
   page,
   follower,
@@ -175,6 +195,8 @@ function showStudents(n) {
 // ---------------------------------------------------------------- every frame
 function frame(now) {
   const phase = stage.frame(now);
+  if (story.show(follower.state?.lesson)) lessonDriver.update();
+  if (stage.drawing) story.drawMoves(lane, follower.state?.gen);
   if (page.dataset.phase !== "setup")
     page.dataset.phase = phase === "ended" ? "finished" : "running";
   transport.update(phase);
@@ -260,7 +282,7 @@ async function boot() {
   });
   quiz.attach(room.socket);
   page.dataset.ready = "true";
-  exposeForTests({ lane, room, follower, controls, quiz });
+  exposeForTests({ lane, room, follower, controls, quiz, story, lessonDriver });
   requestAnimationFrame(frame);
 }
 
