@@ -26,6 +26,9 @@ def init_socketio(app: Flask, namespaces: list[Namespace], installs: list[Callab
     many apps) and background tasks must emit through their own.  Flask-SocketIO keeps
     namespace objects across apps, so a namespace class is registered once.
     """
+    # Flask-SocketIO keeps init_app's options across calls, its client manager among them:
+    # without this, an app built after one with a Redis queue would publish to that Redis.
+    socketio.server_options = {}
     socketio.init_app(
         app,
         async_mode="threading",
