@@ -218,8 +218,8 @@ def _apply(room: ClassRoom, seq: int, at: float, values: dict, *, gen: int | Non
 
     One UPDATE whose WHERE holds the comparison, so neither two threads nor two
     processes can put an older state back (the database serialises the writes and
-    re-checks the condition).  Refusals: ``stale`` when the demo changed under the
-    message (``gen``), ``superseded`` when a newer control was applied already; both
+    re-checks the condition).  Refusals: ``superseded`` when a newer control was applied
+    already, else ``stale`` when the demo changed under the message (``gen``); both
     carry the room's current state.
     """
     conditions = [ClassRoom.code == room.code, ClassRoom.control_seq < seq]
@@ -235,9 +235,9 @@ def _apply(room: ClassRoom, seq: int, at: float, values: dict, *, gen: int | Non
         if db.session.get(ClassRoom, room.code) is None:
             raise ClassError("unknown-room")
         state = public_state(room, at)
-        if gen is not None and room.gen != gen:
+        if gen is not None and room.gen != gen and room.control_seq < seq:
             raise ClassError("stale", gen=room.gen, state=state)
-        raise ClassError("superseded", state=state)
+        raise ClassError("superseded", state=state)  # a newer message came first
 
 
 def set_settings(room: ClassRoom, payload, at: float) -> dict:
@@ -275,7 +275,7 @@ def _drop_old_checkpoints(room: ClassRoom) -> None:
     db.session.commit()
 
 
-LESSON_ATTEMPTS = 3  # a lesson message re-reads the room this often if the demo changed under it
+LESSON_ATTEMPTS = 8  # a lesson message re-reads the room this often if an older one changed the demo under it
 
 
 def lesson_settings(chapter: dict) -> dict:
