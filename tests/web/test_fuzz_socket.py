@@ -27,11 +27,11 @@ Every message of a known event asks for an acknowledgement and gets one, ``{"ok"
 ...}`` or ``{"ok": false, "error": {...}}`` with a protocol error code, and every
 refusal also arrives as an ``error`` event with the same body.  The ``progress`` and
 ``snapshot`` messages the accepted seeks bring are checked for their shape (fields,
-types, ``at + count == index``) and for belonging to a run the connection started.  Unknown events are
-dropped by python-socketio without an answer.  Afterwards the server is alive and still
-streams a run correctly, its stderr holds no traceback, and its threads come back to
-the baseline (no stuck task).  The seed is random unless ``FUZZ_SEED`` is set; it is
-printed, and a failure repeats it.
+types, ``at + count == index``) and for belonging to a run the connection started.
+Unknown events are dropped by python-socketio without an answer.  Afterwards the server
+is alive, still streams a run correctly and answers a seek, its stderr holds no
+traceback, and its threads come back to the baseline (no stuck task).  The seed is
+random unless ``FUZZ_SEED`` is set; it is printed, and a failure repeats it.
 """
 
 from __future__ import annotations
