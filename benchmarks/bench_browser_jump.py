@@ -148,7 +148,7 @@ def main() -> int:
     for row in run(args.repeat):
         print(
             f"{row['benchmark']}: {row['median']:,} {row['unit']} "
-            f"(goal {row['goal']}) — {row['note']}"
+            f"(goal {row.get('goal', 'none')}) — {row['note']}"
         )
     return 0
 
