@@ -309,7 +309,7 @@ class FuzzConnection:
         self.pushed: list[tuple[str, object]] = []  # a seek's progress and snapshot
         self.sio = socketio.Client(reconnection=False)
         self.sio.on("error", self._on_error, namespace=namespace)
-        for event in ("progress", "snapshot"):
+        for event in ("progress", "snapshot") if namespace == NAMESPACE else ():  # /class: its own
             self.sio.on(event, functools.partial(self._on_push, event), namespace=namespace)
         self.sio.connect(
             url,
