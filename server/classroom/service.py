@@ -275,7 +275,9 @@ def _drop_old_checkpoints(room: ClassRoom) -> None:
     db.session.commit()
 
 
-LESSON_ATTEMPTS = 8  # a lesson message re-reads the room this often if an older one changed the demo under it
+LESSON_ATTEMPTS = (
+    8  # a lesson message re-reads the room this often if an older one changed the demo under it
+)
 
 
 def lesson_settings(chapter: dict) -> dict:

@@ -223,6 +223,11 @@ class Walker:
 
     # -- what the viewer keeps -------------------------------------------------------------
     @property
+    def engine(self) -> str:
+        """``"compiled"`` when the walk runs in the C core, else ``"python"``."""
+        return "python" if self._core is None else "compiled"
+
+    @property
     def end(self):
         """The final event (Found / Exhausted / Budget) once reached, else None."""
         return self._end if self._core is None else self._core.end

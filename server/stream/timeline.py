@@ -37,6 +37,9 @@ from ..engine.walker import Walker, WalkerState
 
 FIRST_SPACING = 20_000  # events between checkpoints, at first
 MAX_CHECKPOINTS = 256
+# events between clock reads of a timed slice: a few ms on the compiled core, and on
+# the Python engine (~100 times slower per event) a few tens of ms
+SLICE_EVENTS = {"compiled": 200_000, "python": 20_000}
 SNAPSHOT_TAIL = 100  # events before the wanted index that a snapshot carries
 READERS = 3  # walkers kept positioned for reads (the feed, a seek, a late joiner)
 SNAPSHOT_CACHE = 8  # snapshots kept: a whole class asking for one index costs one
@@ -140,8 +143,8 @@ class Timeline:
             while self.end is None and head.index < upto:
                 next_mark = (head.index // self.spacing + 1) * self.spacing
                 step = min(upto, next_mark) - head.index
-                if seconds is not None:  # a slice: at most ~10 ms of events between clock reads
-                    step = min(step, 20_000)
+                if seconds is not None:  # a slice: the clock is read every few ms
+                    step = min(step, SLICE_EVENTS[head.engine])
                 taken = head.advance(step, out)
                 if taken < step:
                     head.advance(1, out)  # lets the walker see the search's final event
@@ -205,6 +208,11 @@ class Timeline:
             self._readers.append(best)
         best.advance(index - best.index)
         return best
+
+    @property
+    def engine(self) -> str:
+        """``"compiled"`` or ``"python"``: the engine computing it (chosen when it was made)."""
+        return self._head.engine
 
     @property
     def counters(self) -> tuple[int, int, int]:

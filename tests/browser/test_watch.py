@@ -288,3 +288,31 @@ def test_jump_to_the_end_of_6x6_seed_shows_the_final_state_then_steps_back(page)
     moves = sum(1 for e in events if e.kind == "move")
     far = stats(page)
     assert (far["nodes"], far["backtracks"]) == (moves, 1000 - moves)
+
+
+def test_jump_to_the_end_in_race_mode_ends_both_lanes_and_names_the_winner(page):
+    """⏭ in a race seeks both lanes: each shows its own search's end (the engine's
+    counters), and the race is decided as if both had run to the end."""
+    open_watch(page, "&rows=6&cols=6&start=0,0&algorithm=seed&b=warnsdorff&speed=1&go=1")
+    page.wait_for_function(
+        "() => document.querySelector('[data-side=b] [data-stat=received]').textContent !== '0'"
+    )
+    # at one event a second lane b needs 36 s to end by itself, longer than the waits below
+    assert stats(page, "b")["shown"] < 36
+    page.locator("[data-action=end]").click()
+    wait_status(page, "found", "a")
+    wait_status(page, "found", "b")
+    for side, ordering in (("a", "seed"), ("b", "warnsdorff")):
+        expected = solve(Board(6, 6), 0, ordering=ordering)
+        counters = stats(page, side)
+        assert (counters["nodes"], counters["backtracks"]) == (expected.nodes, expected.backtracks)
+        assert counters["shown"] == expected.nodes + expected.backtracks
+        path = path_squares(board(page, side))
+        assert [rc for rc, _ in sorted(path.items(), key=lambda kv: kv[1])] == [
+            divmod(sq, 6) for sq in expected.tour
+        ]
+        assert page.locator(f"[data-side={side}]").get_attribute("data-seeking") == "false"
+    result = page.locator("#w-race-result")
+    expect(result).to_be_visible()
+    assert "Warnsdorff" in result.inner_text()
+    assert page.locator("[data-side=b]").get_attribute("data-winner") == "true"

@@ -25,17 +25,20 @@ way in (docs/protocol.md, "Malformed input"):
 
 Every message of a known event asks for an acknowledgement and gets one, ``{"ok": true,
 ...}`` or ``{"ok": false, "error": {...}}`` with a protocol error code, and every
-refusal also arrives as an ``error`` event with the same body.  Unknown events are
-dropped by python-socketio without an answer.  Afterwards the server is alive and still
-streams a run correctly, its stderr holds no traceback, and its threads come back to
-the baseline (no stuck task).  The seed is random unless ``FUZZ_SEED`` is set; it is
-printed, and a failure repeats it.
+refusal also arrives as an ``error`` event with the same body.  The ``progress`` and
+``snapshot`` messages the accepted seeks bring are checked for their shape (fields,
+types, ``at + count == index``) and for belonging to a run the connection started.
+Unknown events are dropped by python-socketio without an answer.  Afterwards the server
+is alive, still streams a run correctly and answers a seek, its stderr holds no
+traceback, and its threads come back to the baseline (no stuck task).  The seed is
+random unless ``FUZZ_SEED`` is set; it is printed, and a failure repeats it.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import json
 import os
 import random
@@ -59,6 +62,7 @@ from tests.support.watch import WatchClient, start_payload
 from tests.support.wire import ENGINEIO, PollingSession, exchange, quick_ack, request_bytes
 
 NAMESPACE = "/watch"
+WATCH_EVENTS = ("start", "credit", "stop", "seek")
 EVENT_MESSAGES = int(os.environ.get("FUZZ_EVENTS", 9_000))  # through python-socketio clients
 RAW_FRAMES = 800  # raw Engine.IO frames over websockets, each followed by a probe
 PER_CONNECTION = 225  # well under the 2,000-message burst of the rate limit
@@ -216,6 +220,12 @@ def valid_for(event: str, rng: random.Random) -> dict:
         return valid_start(rng)
     if event == "credit":
         return {"run": run, "events": rng.randint(1, 2000)}
+    if event == "seek":  # the end, a step back, or far on (clamped to the search's end)
+        index = rng.choice([None, rng.randint(0, 500), rng.randint(0, 600_000_000)])
+        payload = {"run": run, "index": index}
+        if rng.random() < 0.3:
+            payload["window"] = rng.randint(1, 20_000)
+        return payload
     return {"run": run}
 
 
@@ -239,7 +249,7 @@ UNKNOWN_EVENTS = ["connect", "disconnect", "error", "batch", "done", "message", 
 # Events that get an answer.  python-socketio drops events no handler knows without
 # one; "connect" and "disconnect" sent as events reach the (dis)connect handlers, which
 # refuse them (server/web/watch_socket.py).
-ANSWERED = {"start", "credit", "stop", "connect", "disconnect"}
+ANSWERED = {*WATCH_EVENTS, "connect", "disconnect"}
 
 
 def encoded_size(event: str, args: tuple) -> int:
@@ -261,16 +271,18 @@ def any_message(rng: random.Random, starts_left: int) -> tuple[str, tuple]:
     roll = rng.random()
     if roll < 0.3 and starts_left > 0:
         event = "start"
-    elif roll < 0.6:
+    elif roll < 0.55:
         event = "credit"
-    elif roll < 0.85:
+    elif roll < 0.75:
         event = "stop"
+    elif roll < 0.87:
+        event = "seek"
     elif roll < 0.95:
         event = rng.choice(UNKNOWN_EVENTS)
     else:
         event = "".join(chr(rng.randint(32, 0x2FFF)) for _ in range(rng.randint(1, 40)))
     shape = rng.random()
-    if event in ("start", "credit", "stop") and shape < 0.7:
+    if event in WATCH_EVENTS and shape < 0.7:
         payload = valid_for(event, rng)
         args = (mutate(payload, rng) if rng.random() < 0.9 else payload,)
     elif shape < 0.85:
@@ -294,8 +306,11 @@ class FuzzConnection:
         self.errors: list[dict] = []
         self.sent: list = []
         self.answered: dict[int, tuple] = {}
+        self.pushed: list[tuple[str, object]] = []  # a seek's progress and snapshot
         self.sio = socketio.Client(reconnection=False)
         self.sio.on("error", self._on_error, namespace=namespace)
+        for event in ("progress", "snapshot") if namespace == NAMESPACE else ():  # /class: its own
+            self.sio.on(event, functools.partial(self._on_push, event), namespace=namespace)
         self.sio.connect(
             url,
             namespaces=[namespace],
@@ -307,6 +322,10 @@ class FuzzConnection:
     def _on_error(self, data):
         with self.lock:
             self.errors.append(data)
+
+    def _on_push(self, event, data):
+        with self.lock:
+            self.pushed.append((event, data))
 
     def send(self, event: str, args: tuple) -> bool:
         """Emit with an acknowledgement when an answer is due; whether it is."""
@@ -346,9 +365,7 @@ class FuzzConnection:
             self.sio.disconnect()
 
 
-def check_answers(
-    conn: FuzzConnection, accepted=("start", "credit", "stop"), codes=CODES
-) -> list[str]:
+def check_answers(conn: FuzzConnection, accepted=WATCH_EVENTS, codes=CODES) -> list[str]:
     """Problems with what one connection got back (empty when all is well)."""
     problems = []
     refusals = []
@@ -375,6 +392,54 @@ def check_answers(
     key = lambda e: json.dumps(e, sort_keys=True)  # noqa: E731
     if sorted(map(key, plain)) != sorted(map(key, events)):
         problems.append(f"{len(plain)} refusals but {len(events)} error events")
+    started = {args[0]["run"] for event, args in conn.sent if event == "start" and args
+               and isinstance(args[0], dict) and isinstance(args[0].get("run"), str)}  # fmt: skip
+    for event, message in conn.pushed:
+        problems += [f"{event} {message!r:.200}: {p}" for p in push_problems(event, message)]
+        if isinstance(message, dict) and message.get("run") not in started:
+            problems.append(f"{event} for a run never started: {message!r:.200}")
+    return problems
+
+
+def is_count(value) -> bool:
+    return type(value) is int and value >= 0
+
+
+PROGRESS_KEYS = {"run", "target", "index", "nodes", "backtracks"}
+SNAPSHOT_KEYS = {"run", "index", "at", "path", "nodes", "backtracks", "max_depth", "heat",
+                 "chart", "events", "count", "end"}  # fmt: skip
+CHART_KEYS = {"span", "length", "fill", "events", "min", "max"}
+
+
+def push_problems(event: str, message) -> list[str]:
+    """What is wrong with the shape of a ``progress`` or ``snapshot`` (docs/protocol.md)."""
+    if not isinstance(message, dict):
+        return ["not an object"]
+    if event == "progress":
+        if set(message) != PROGRESS_KEYS:
+            return [f"keys {sorted(message)}"]
+        target = message["target"]
+        counts = [message[k] for k in ("index", "nodes", "backtracks")]
+        if not (target is None or is_count(target)) or not all(map(is_count, counts)):
+            return ["a field of the wrong type"]
+        return [] if message["nodes"] + message["backtracks"] == message["index"] else ["counts"]
+    if set(message) != SNAPSHOT_KEYS or not isinstance(message["chart"], dict):
+        return [f"keys {sorted(message)}"]
+    chart = message["chart"]
+    problems = []
+    if set(chart) != CHART_KEYS:
+        problems.append(f"chart keys {sorted(chart)}")
+    counts = [message[k] for k in ("index", "at", "nodes", "backtracks", "max_depth", "count")]
+    if not all(map(is_count, counts)):
+        problems.append("a count of the wrong type")
+    elif message["at"] + message["count"] != message["index"]:
+        problems.append("at + count is not the index")
+    lists = (message["path"], message["heat"], message["events"])
+    if not all(isinstance(v, list) and all(type(x) is int for x in v) for v in lists):
+        problems.append("a list of the wrong type")
+    end = message["end"]
+    if end is not None and not (isinstance(end, dict) and is_count(end.get("total"))):
+        problems.append("end")
     return problems
 
 
@@ -412,6 +477,7 @@ def fuzz_events(url: str, rng: random.Random, messages: int, stats: dict) -> lis
             1 for a in conn.acks if a and isinstance(a[0], dict) and a[0].get("ok") is False
         )
         stats["error_events"] += len(conn.errors)
+        stats["pushed"] += len(conn.pushed)
     return problems
 
 
@@ -615,7 +681,7 @@ def fuzz_raw(
     answered, or the connection closed; a malformed frame must close it; a well-formed
     event's ack id must be answered."""
     problems: list[str] = []
-    events = ("start", "credit", "stop") if namespace == NAMESPACE else CLASS_EVENTS
+    events = WATCH_EVENTS if namespace == NAMESPACE else CLASS_EVENTS
     probe_on = CLASS if namespace == NAMESPACE else NAMESPACE
     conn = None
     try:
@@ -776,7 +842,7 @@ def fuzz_polling(
     problems: list[str] = []
     message = message or (lambda rng: random_message(rng, 2))
     answered = ANSWERED if namespace == NAMESPACE else CLASS_ANSWERED
-    events = ("start", "credit", "stop") if namespace == NAMESPACE else CLASS_EVENTS
+    events = WATCH_EVENTS if namespace == NAMESPACE else CLASS_EVENTS
     source = raw_frames(rng, namespace, events, fixed=False)
     fuzz = None
     while stats["polling"] < posts:
@@ -1198,6 +1264,7 @@ WATCH_FIELDS = {
     },
     "credit": {"run": "str", "events": "int"},
     "stop": {"run": "str"},
+    "seek": {"run": "str", "index": "int", "window": "int"},
 }
 CLASS_FIELDS = {
     "join": {"code": "str", "token": "str"},
@@ -1260,7 +1327,7 @@ def sweep(url: str, namespace: str, stats: dict) -> list[str]:
     scene = ClassScene(*open_class_room(url)) if namespace == CLASS else None
     answered = ANSWERED if namespace == NAMESPACE else CLASS_ANSWERED
     codes = CODES if namespace == NAMESPACE else CLASS_CODES
-    accepted = ("start", "credit", "stop") if namespace == NAMESPACE else CLASS_EVENTS
+    accepted = WATCH_EVENTS if namespace == NAMESPACE else CLASS_EVENTS
     words = text("error.bad-request.text", "en")
     groups: dict[str, list] = {}
     for message in sweep_messages(namespace, scene):
@@ -1333,6 +1400,7 @@ STAT_KEYS = (
     "accepted",
     "error_events",
     "oversized",
+    "pushed",  # progress and snapshot messages of the seeks, their shapes checked
     "sweep",  # every field of every event
     "raw",  # raw websocket frames
     "raw_closed",  # connections they closed
@@ -1410,6 +1478,7 @@ def test_fuzz_watch_socket(server):
     assert stats["events"] + stats["raw"] + stats["polling"] + stats["sweep"] >= 10_000
     assert stats["acks"] == stats["events"] - stats["dropped"]
     assert stats["polling_acks"] > 0 and stats["sweep"] > 100
+    assert stats["pushed"] > 0  # some seeks were accepted and answered
 
     # still responsive: a run streams the engine's search to its end
     client = WatchClient(url)
@@ -1420,6 +1489,18 @@ def test_fuzz_watch_socket(server):
         assert client.dones["after"]["status"] == "found"
     finally:
         client.close()
+    # ... and a seek to the end of one is answered with a well-formed snapshot
+    jumper = FuzzConnection(url)
+    try:
+        assert jumper.call("start", start_payload("jump", rows=5, cols=5, window=10))["ok"]
+        assert jumper.call("seek", {"run": "jump", "index": None})["ok"]
+        assert wait_until(lambda: any(e == "snapshot" for e, _ in jumper.pushed), 30)
+        [snapshot] = [m for e, m in jumper.pushed if e == "snapshot"]
+        assert not push_problems("snapshot", snapshot)
+        end = snapshot["end"]
+        assert end["status"] == "found" and snapshot["index"] == end["total"]
+    finally:
+        jumper.close()
 
     # no stuck task: every run and connection thread has ended (engine.io's ping threads,
     # a 25 s sleep each, are left out: tests/web/test_churn.py waits for those too)

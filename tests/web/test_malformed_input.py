@@ -180,6 +180,7 @@ def test_6_numbers_too_long_for_the_decoder_are_answered(server, member):
         ("/watch", "credit"): {"run": "a1", "events": big},
         ("/watch", "start"): {**start_payload("a1", rows=5, cols=5), "rows": 10**300},
         ("/watch", "stop"): {"run": "a1", "x": -big},
+        ("/watch", "seek"): {"run": "a1", "index": big},
     }
     for (namespace, event), payload in refused.items():
         answer = member.call(namespace, event, payload)
@@ -369,6 +370,40 @@ def test_12_the_docs_say_how_to_switch_each_rate_limit_off(tmp_path):
             else:
                 statuses.add(client.post("/class/new").status_code)
         assert statuses == ({201} if name == "RATE_LIMIT_GAMES" else {303}), (name, statuses)
+
+
+# -- 13. a seek (jump to any index) refuses what the other events refuse --------------------
+SEEK_REFUSALS = [
+    ({"run": "a1", "index": 10**100}, None),  # the longest literal the decoder reads
+    ({"run": "a1", "index": -(10**300)}, None),  # read as a float
+    ({"run": "a1", "index": 1e308}, None),
+    ({"run": "a1", "index": 5, "window": 10**99}, None),
+    ({"run": "a1", "index": [5]}, None),
+    ({"run": "a1", "index": {"at": 5}}, None),
+    ({"run": "a1", "index": False}, None),
+    ({"run": "a1", "index": 5, "window": 2.5}, None),
+    ({"run": 7, "index": 5}, None),
+    ({"run": "\ud800", "index": 5}, "error.bad-request.text"),
+    ({"run": "a1", "index": "a\udfffb"}, "error.bad-request.text"),
+    ({"run": "a1", "index": None, "\udc00": 1}, "error.bad-request.text"),
+    (["a1", None], None),
+    ("a1", None),
+    (None, None),
+]
+
+
+@pytest.mark.parametrize(("payload", "words"), SEEK_REFUSALS, ids=range(len(SEEK_REFUSALS)))
+def test_13_a_malformed_seek_is_answered_with_an_error(server, member, payload, words):
+    """Big ints, lone surrogates, wrong types: a ``bad-request`` acknowledgement and the
+    same ``error`` event, nothing computed, and the run streams on."""
+    assert member.call("/watch", "start", start_payload("a1", rows=5, cols=5, window=10))["ok"]
+    answer = member.call("/watch", "seek", payload)
+    assert answer["ok"] is False and answer["error"]["code"] == "bad-request", answer
+    assert answer["error"]["message"]
+    if words is not None:
+        assert answer["error"]["message"] == text(words, "en")
+    assert member.errors["/watch"] == [answer["error"]]
+    assert member.call("/watch", "credit", {"run": "a1", "events": 10})["ok"]
 
 
 def test_the_frames_json_is_what_a_python_client_sends():

@@ -8,15 +8,20 @@ snapshots are held to the pure-Python engine replaying the whole stream.
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
 
 from server.app import create_app
+from server.db import db
 from server.engine import native
 from server.engine.board import Board
-from server.engine.search import search_events
+from server.engine.search import search_events, solve
 from server.engine.walker import Walker
+from server.game.models import Game
+from server.game.service import create_game
+from server.i18n import text
 from server.serving import make_server
 from server.stream.encode import DecodedMove, count_events, decode
 from server.stream.spec import MAX_SEEK_INDEX
@@ -275,3 +280,68 @@ def test_bad_seeks_are_answered_with_an_error_ack(live, clients, payload, code):
     _, app = live
     [run] = [r for r in registry(app).live_runs() if r.id == "a1"]
     assert not run.seeking
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_run_that_continues_a_game_cannot_seek_and_plays_on(live, clients, lang):
+    """A game run (the Play page's "show me") has no timeline: its seek is refused with
+    words in the viewer's language, and the run streams on to its end untouched."""
+    _, app = live
+    with app.app_context():
+        game_id = create_game(5, 5, False).id
+        db.session.get(Game, game_id).path = json.dumps([0, 7, 4])
+        db.session.commit()
+    client = clients(auto_credit=False, keep=True, lang=lang)
+    payload = start_payload("g", window=10)
+    for board_field in ("rows", "cols", "start"):  # the game's
+        del payload[board_field]
+    ack = client.start({**payload, "game": game_id})
+    assert ack["ok"] and ack["prefix"] == [0, 7], ack
+    answer = client.call("seek", {"run": "g", "index": None})
+    assert answer["ok"] is False and answer["error"]["code"] == "bad-request", answer
+    assert answer["error"]["message"] == text("watch.error.bad-request.seek-game", lang)
+    assert client.wait(lambda: client.errors, 5)
+    client.auto_credit = True
+    assert client.call("credit", {"run": "g", "events": 2000})["ok"]
+    assert client.wait(lambda: "g" in client.dones, 30)
+    expected = solve(Board(5, 5), 0, prefix=[0, 7, 4])
+    done = client.dones["g"]
+    assert (done["status"], done["nodes"]) == (expected.status, expected.nodes)
+    assert not client.snapshots and not client.progress
+
+
+def seek_snapshots(client: SeekClient, run: str) -> list[dict]:
+    """The snapshots of a seek to the end of 6x6 seed, then of a seek back (``run`` left out)."""
+    assert client.start(start_payload(run, window=10, **SIX))["ok"]
+    assert client.call("seek", {"run": run, "index": None})["ok"]
+    assert client.wait(lambda: run in client.dones, 120)
+    assert client.call("seek", {"run": run, "index": 123_457, "window": 10})["ok"]
+    assert client.wait(lambda: len(client.snapshots) == 2, 30)
+    return [{k: v for k, v in s.items() if k != "run"} for s in client.snapshots]
+
+
+def engine_of(app, run_id: str) -> str:
+    [run] = [r for r in registry(app).live_runs() if r.id == run_id]
+    return run.timeline.engine
+
+
+def test_the_python_engine_seeks_to_the_same_snapshots_as_the_compiled_core(
+    live, clients, six_replay
+):
+    if not native.available():
+        pytest.skip("the compiled core is not built")
+    _, app = live
+    board, events, final = six_replay
+    with native.use("python"):  # the server runs in this process: its runs too
+        slow = clients(auto_credit=False, keep=True)
+        by_python = seek_snapshots(slow, "py")
+        assert engine_of(app, "py") == "python"
+    with native.use("compiled"):
+        fast = clients(auto_credit=False, keep=True)
+        by_core = seek_snapshots(fast, "c")
+        assert engine_of(app, "c") == "compiled"
+    assert by_python == by_core
+    end, back = by_python
+    assert end["index"] == final.index and end["end"]["status"] == "found"
+    assert stand_at(end)["path"] == list(final.path)
+    assert stand_at(back) == replay_state(board, events, 123_457)

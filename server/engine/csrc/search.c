@@ -80,6 +80,26 @@ typedef struct {
     int64_t span, length, fill, events;
 } Chart;
 
+/* The open column is complete: the next event opens another; when the columns fill
+ * up, pairs merge and the span doubles. */
+static void chart_close_column(Chart *c)
+{
+    c->fill = 0;
+    c->length++;
+    if (c->length == c->capacity) {
+        int half = c->capacity >> 1;
+        for (int j = 0; j < half; j++) {
+            int32_t a = c->mins[2 * j], b = c->mins[2 * j + 1];
+            c->mins[j] = a < b ? a : b;
+            a = c->maxs[2 * j];
+            b = c->maxs[2 * j + 1];
+            c->maxs[j] = a > b ? a : b;
+        }
+        c->length = half;
+        c->span *= 2;
+    }
+}
+
 static inline void chart_push(Chart *c, int32_t depth)
 {
     int64_t i = c->length;
@@ -94,22 +114,8 @@ static inline void chart_push(Chart *c, int32_t depth)
     }
     c->events++;
     c->fill++;
-    if (c->fill == c->span) {
-        c->fill = 0;
-        c->length++;
-        if (c->length == c->capacity) {
-            int half = c->capacity >> 1;
-            for (int j = 0; j < half; j++) {
-                int32_t a = c->mins[2 * j], b = c->mins[2 * j + 1];
-                c->mins[j] = a < b ? a : b;
-                a = c->maxs[2 * j];
-                b = c->maxs[2 * j + 1];
-                c->maxs[j] = a > b ? a : b;
-            }
-            c->length = half;
-            c->span *= 2;
-        }
-    }
+    if (c->fill == c->span)
+        chart_close_column(c);
 }
 
 /* -- the search object ------------------------------------------------------------ */
@@ -1090,18 +1096,30 @@ static Py_ssize_t skip_plain(Search *s, Py_ssize_t n, int64_t *moves)
     }
     uint8_t *visited = s->visited;
     const uint8_t *adjs = s->adjs;
-    const int last = s->last, base = s->base, closed = s->closed, track = s->track;
+    const int last = s->last, base = s->base, closed = s->closed;
     const int64_t check_at = s->lim.check_at;
-    int64_t nodes = s->nodes, backtracks = s->backtracks, m = 0;
+    int64_t nodes = s->nodes, m = 0;
     int64_t *heat = s->heat;
-    Chart *chart = &s->chart;
-    int32_t plen = s->plen, max_depth = s->max_depth, after = s->after;
+    /* The depth chart's open column lives in locals (a store through c-> per event
+     * costs more than the search itself).  Depth moves by one per event, so a move
+     * can only raise the column's max and a backtrack only lower its min; an empty
+     * column starts at (depth + 1, depth - 1), which the first event of either kind
+     * turns into (its depth, its depth). */
+    Chart *c = &s->chart;
+    int32_t max_depth = s->max_depth, after = s->after;
+    int32_t depth = base + top + 1; /* the path's length */
+    int64_t left = c->span - c->fill; /* events until the open column closes */
+    int32_t cmin = depth + 1, cmax = depth - 1;
+    if (c->fill) {
+        cmin = c->mins[c->length];
+        cmax = c->maxs[c->length];
+    }
     Py_ssize_t taken = 0;
     while (taken < n) {
         int32_t cur = lpath[top];
         const int32_t *nb = nbr + 8 * cur;
         int i = lidx[top], d = deg[cur];
-        int nd = base + top + 1;
+        int nd = depth;
         int32_t nxt = -1;
         for (; i < d; i++) {
             int32_t v = nb[i];
@@ -1121,31 +1139,44 @@ static Py_ssize_t skip_plain(Search *s, Py_ssize_t n, int64_t *moves)
             lidx[top] = 0;
             nodes++;
             m++;
-            if (track) {
-                heat[nxt]++;
-                plen = nd + 1;
-                after = -1;
-                if (plen > max_depth)
-                    max_depth = plen;
-                chart_push(chart, plen);
-            }
+            heat[nxt]++;
+            depth++;
+            after = -1;
+            if (depth > cmax)
+                cmax = depth;
         } else {
             if (top == 0)
                 break; /* leaving the root ends the search: step()'s */
             visited[cur] = 0;
             top--;
-            backtracks++;
-            if (track) {
-                plen = nd - 1;
-                after = cur;
-                chart_push(chart, plen);
-            }
+            depth--;
+            after = cur;
+            if (depth < cmin)
+                cmin = depth;
         }
         taken++;
+        if (--left == 0) {
+            if (cmax > max_depth)
+                max_depth = cmax;
+            c->mins[c->length] = cmin;
+            c->maxs[c->length] = cmax;
+            chart_close_column(c);
+            left = c->span;
+            cmin = depth + 1;
+            cmax = depth - 1;
+        }
     }
+    if (left != c->span) { /* the open column */
+        if (cmax > max_depth)
+            max_depth = cmax;
+        c->mins[c->length] = cmin;
+        c->maxs[c->length] = cmax;
+        c->fill = c->span - left;
+    }
+    c->events += taken;
     s->nodes = nodes;
-    s->backtracks = backtracks;
-    s->plen = plen;
+    s->backtracks += taken - m;
+    s->plen = depth;
     s->max_depth = max_depth;
     s->after = after;
     *moves = m;
