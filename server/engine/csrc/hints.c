@@ -596,6 +596,15 @@ static int forced_contradiction(const Grid *g, Forced *fc, const Set *unvisited,
                 changed = 1;
             }
         }
+        /* a square forced earlier in the pass may have gained more forced edges since it
+         * was checked; the chains below are paths only without those */
+        for (int j = 0; j < total; j++) {
+            int v = fc->order[j];
+            if (set_count(&fc->forced[v], W) > fc->need[v]) {
+                fc->clash = v;
+                return F_FORCED;
+            }
+        }
         /* follow every chain of forced edges from one of its ends */
         Set seen;
         memset(&seen, 0, sizeof seen);
