@@ -71,6 +71,11 @@ def forced_contradiction(
                     adj[u] &= ~vb
                 adj[v] = fv
                 changed = True
+        # a square forced earlier in the pass may have gained more forced edges
+        # since it was checked; the chains below are paths only without those
+        for v in order:
+            if forced[v].bit_count() > need[v]:
+                return ("forced", [v])
         # follow every chain of forced edges from one of its ends
         seen = 0
         for v in order:

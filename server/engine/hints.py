@@ -18,6 +18,10 @@ needs no edge mask).  What keeps rare positions from taking minutes:
   known end, two for the knight's square, the start or a known end) is dead;
 * the start must keep a free neighbour until the last move (closed tours);
 * a memo of failed (unvisited set, square) states;
+* backjumping: when the search backs out of a square, the degree test and
+  forced-move propagation look for the earliest move on the path that already
+  made the tour impossible, and the search jumps back over everything after it
+  (one early slip otherwise costs a retreat through hundreds of squares);
 * Warnsdorff ordering (fewest onward moves first, corners before the centre),
   which finds witnesses almost without backtracking.
 """
@@ -38,12 +42,17 @@ from .hint_degrees import degrees_feasible
 from .hint_forced import forced_contradiction, open_end
 
 # The degree test and forced-move propagation are strong but cost O(squares)
-# each, so they switch on only once a search has spent this many nodes plus
-# two per square still to visit (a witness without backtracking needs one).
-FLOW_AFTER = 200
-FORCED_AFTER = 200
-RESTARTS = 8
-RESTART_NODES = 500
+# each.  They always run when the search backs out of a square (_Search.backjump,
+# a few calls per retreat, mostly on small sets); before every node only once a
+# search has spent this many nodes plus two per square still to visit (a witness
+# without backtracking needs one).
+FLOW_AFTER = 5000
+FORCED_AFTER = 5000
+# Restarts: RESTARTS tries with node caps of RESTART_NODES plus two per square,
+# each cap a quarter larger than the last, then one uncapped search.  Short and
+# many: a fresh tie-break order finishes most hard positions in one descent.
+RESTARTS = 16
+RESTART_NODES = 100
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
@@ -351,7 +360,8 @@ class _Search:
         """Restarts with shuffled tie-breaks and growing node caps, then one full search.
 
         Warnsdorff's first choice is nearly always right, but one early slip
-        can cost millions of nodes; a fresh tie-break order usually avoids it.
+        can cost millions of nodes; a fresh tie-break order usually avoids it,
+        so the caps start at about one descent and grow slowly.
         Failed states found on the way stay in the memo (they are facts), so
         the final uncapped search is still exhaustive.
         """
@@ -369,7 +379,7 @@ class _Search:
                 pass
             jitter = [rng.randrange(256) for _ in base]
             self.rank = [r + j for r, j in zip(base, jitter, strict=True)]
-            cap *= 2
+            cap += cap // 4
         self.cap = 1 << 62
         return self.run(free, cur)
 
@@ -398,15 +408,9 @@ class _Search:
                 ):
                     failed.add(key)
                     continue
-                if self.nodes > self.forced_after:
-                    end = start if closed else open_end(nbm, rest, n)
-                    if (
-                        end is not None
-                        and end != n
-                        and forced_contradiction(nbm, rest, n, end, closed) is not None
-                    ):
-                        failed.add(key)
-                        continue
+                if self.nodes > self.forced_after and self.forced_dead(rest, n):
+                    failed.add(key)
+                    continue
                 nxt = self.children(rest, n)
                 if not nxt:
                     failed.add(key)
@@ -419,7 +423,59 @@ class _Search:
                 failed.add((free << shift) | cur)
                 if path:
                     path.pop()
+                for _ in range(len(stack) - self.backjump(stack)):
+                    free, cur, _ = stack.pop()
+                    failed.add((free << shift) | cur)
+                    path.pop()
         return None
+
+    def forced_dead(self, free: int, cur: int) -> bool:
+        """Whether forced-move propagation proves the state dead (when the end is known)."""
+        nbm = self.g.nbm
+        end = self.start if self.closed else open_end(nbm, free, cur)
+        return (
+            end is not None
+            and end != cur
+            and forced_contradiction(nbm, free, cur, end, self.closed) is not None
+        )
+
+    def dead(self, free: int, cur: int) -> bool:
+        """The degree test, then forced-move propagation: True only with a proof."""
+        g = self.g
+        if not degrees_feasible(g.nbm, g.colour, free, cur, self.start, self.closed):
+            return True
+        return self.forced_dead(free, cur)
+
+    def backjump(self, stack: list) -> int:
+        """How many frames of ``stack`` to keep after backing out of a square.
+
+        The frames above the first one (the root, which _diagnose checked) whose
+        state the tests prove dead go: everything after a fatal move is dead too.
+        A state the degree test refutes has only refuted successors (a tour of a
+        successor plus the moves that led there would complete the earlier
+        state), so when the top survives the tests nothing below it is tried;
+        otherwise the search doubles its step up the path and then bisects.
+        Forced-move propagation is not monotone like that, so the frame found
+        may not be the earliest dead one; it is always a dead one.
+        """
+        top = len(stack) - 1
+        if top < 1 or not self.dead(stack[top][0], stack[top][1]):
+            return len(stack)
+        lo, hi, step = 1, top, 1  # stack[hi] is dead; the first dead frame is >= lo
+        while hi - step >= 1:
+            j = hi - step
+            if not self.dead(stack[j][0], stack[j][1]):
+                lo = j + 1
+                break
+            hi = j
+            step *= 2
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.dead(stack[mid][0], stack[mid][1]):
+                hi = mid
+            else:
+                lo = mid + 1
+        return hi
 
 
 # -- root diagnosis ------------------------------------------------------------

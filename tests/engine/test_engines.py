@@ -400,3 +400,16 @@ def test_property_degree_and_forced_checks_agree(dims, start, choices, closed):
         ref = checks()
     assert got == ref
     same_hint(board, path, closed)
+
+
+@pytest.mark.parametrize(
+    "index, closed", [(23, False), (60, False), (61, False), (23, True), (632, False)]
+)
+def test_hints_agree_on_20x20_positions_that_backtrack(index, closed):
+    """Backjumps and restarts on the bench's corpus: the same witness and node count."""
+    from benchmarks.bench_hints import corpus
+
+    board = Board(20, 20)
+    got = same_hint(board, corpus(20, 20, size=index + 1)[index], closed)
+    assert got.verdict == "completable"
+    assert got.nodes > len(got.witness) + 100  # the search did backtrack

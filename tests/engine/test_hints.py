@@ -271,3 +271,48 @@ def test_codes_cover_random_play():
                     if isinstance(value, str) and value[:1].isalpha():
                         assert value in h.reason
     assert {"unreachable", "two-ends", "stuck", "dead-end"} <= seen
+
+
+@pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
+def test_backjump_drops_only_dead_states(closed):
+    """Every frame the search jumps back over has no completion (the exhaustive truth)."""
+    rng = random.Random(500 + closed)
+    jumped = 0
+    for _ in range(100):
+        board = Board(*rng.choice([(5, 5), (5, 6), (4, 6), (4, 5)]))
+        path = walk(board, rng, greedy=0.3)
+        if len(path) < 3:
+            continue
+        g = hints_module._grid(board)
+        start = g.to_bit[path[0]]
+        search = hints_module._Search(g, start, closed, float("inf"))
+        stack, free = [], g.valid
+        for sq in path:
+            free &= ~(1 << g.to_bit[sq])
+            stack.append((free, g.to_bit[sq], iter(())))
+        keep = search.backjump(stack)
+        assert 1 <= keep <= len(stack)
+        jumped += keep < len(stack)
+        for i in range(keep, len(stack)):
+            assert completion(board.rows, board.cols, path[: i + 1], closed=closed) is None
+    assert jumped  # the test sees jumps at all
+
+
+# Random-play positions of benchmarks/bench_hints.py's 20x20 corpus on which the
+# completion search used to flounder for 0.1-1 s (an early slip, then a retreat
+# through hundreds of squares, or many restarts' worth of thrashing near the end);
+# on 632 a backjump's forced-move propagation once looped for ever (a square that
+# gained a third forced edge after its check, then a chain walked round a cycle).
+SLOW_20x20 = [(23, False), (60, False), (61, False), (23, True), (632, False)]
+
+
+@pytest.mark.parametrize("index, closed", SLOW_20x20)
+def test_formerly_slow_20x20_positions_get_a_witness(index, closed):
+    from benchmarks.bench_hints import corpus
+
+    board = Board(20, 20)
+    path = corpus(20, 20, size=index + 1)[index]  # a prefix of the bench's corpus
+    h = hint(board, path, closed=closed, time_limit=120)
+    assert h.verdict == "completable", h
+    assert h.next == h.witness[0]
+    assert_tour(20, 20, path + list(h.witness), closed=closed)

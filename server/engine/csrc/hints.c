@@ -596,6 +596,15 @@ static int forced_contradiction(const Grid *g, Forced *fc, const Set *unvisited,
                 changed = 1;
             }
         }
+        /* a square forced earlier in the pass may have gained more forced edges since it
+         * was checked; the chains below are paths only without those */
+        for (int j = 0; j < total; j++) {
+            int v = fc->order[j];
+            if (set_count(&fc->forced[v], W) > fc->need[v]) {
+                fc->clash = v;
+                return F_FORCED;
+            }
+        }
         /* follow every chain of forced edges from one of its ends */
         Set seen;
         memset(&seen, 0, sizeof seen);
@@ -846,6 +855,48 @@ static int connected_without(const Grid *g, const Set *rest, int n)
     return 0;
 }
 
+/* _Search.forced_dead: forced-move propagation proves the state dead (the end known). */
+static int forced_dead(HSearch *hs, const Set *unvisited, int cur)
+{
+    int end = hs->closed ? hs->start : open_end(hs->g, unvisited, cur);
+    return end >= 0 && end != cur &&
+           forced_contradiction(hs->g, &hs->forced, unvisited, cur, end, hs->closed) != F_NONE;
+}
+
+/* _Search.dead: the degree test, then forced-move propagation. */
+static int state_dead(HSearch *hs, const HFrame *f)
+{
+    if (!degrees_feasible(hs->g, &hs->flow, &f->unvisited, f->cur, hs->start, hs->closed))
+        return 1;
+    return forced_dead(hs, &f->unvisited, f->cur);
+}
+
+/* _Search.backjump: how many of the len frames to keep after backing out of a square. */
+static int backjump(HSearch *hs, const HFrame *stack, int len)
+{
+    int top = len - 1;
+    if (top < 1 || !state_dead(hs, &stack[top]))
+        return len;
+    int lo = 1, hi = top, step = 1; /* stack[hi] is dead; the first dead frame is >= lo */
+    while (hi - step >= 1) {
+        int j = hi - step;
+        if (!state_dead(hs, &stack[j])) {
+            lo = j + 1;
+            break;
+        }
+        hi = j;
+        step *= 2;
+    }
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (state_dead(hs, &stack[mid]))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return hi;
+}
+
 /* _Search.run: the bits completing the path into *path (returns its length), -1 when
  * provably none exists, or H_TIMEOUT / H_CAP / H_NOMEM. */
 static int run(HSearch *hs, HFrame *stack, const Set *free0, int cur0, int32_t *path)
@@ -880,13 +931,9 @@ static int run(HSearch *hs, HFrame *stack, const Set *free0, int cur0, int32_t *
                 memo_put(&hs->failed, &rest, n);
                 continue;
             }
-            if (hs->nodes > hs->forced_after) {
-                int end = hs->closed ? hs->start : open_end(g, &rest, n);
-                if (end >= 0 && end != n &&
-                    forced_contradiction(g, &hs->forced, &rest, n, end, hs->closed) != F_NONE) {
-                    memo_put(&hs->failed, &rest, n);
-                    continue;
-                }
+            if (hs->nodes > hs->forced_after && forced_dead(hs, &rest, n)) {
+                memo_put(&hs->failed, &rest, n);
+                continue;
             }
             HFrame *next = &stack[depth + 1];
             int k = children(hs, &rest, n, next->moves);
@@ -910,6 +957,8 @@ static int run(HSearch *hs, HFrame *stack, const Set *free0, int cur0, int32_t *
             depth--;
             if (plen)
                 plen--;
+            for (int keep = backjump(hs, stack, depth + 1); depth + 1 > keep; depth--, plen--)
+                memo_put(&hs->failed, &stack[depth].unvisited, stack[depth].cur);
         }
     }
     return -1;
@@ -1056,7 +1105,7 @@ PyObject *kt_hint_complete(PyObject *self, PyObject *args)
         hs.rank = rank_tables + (size_t)r * g->bits;
         hs.cap = hs.nodes + budget;
         rc = run(&hs, stack, &unvisited, cur, path);
-        budget *= 2;
+        budget += budget / 4;
     }
     if (rc == H_CAP) {
         hs.rank = rank_tables + (size_t)restarts * g->bits;
