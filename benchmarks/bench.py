@@ -38,6 +38,11 @@ def format_value(value: float) -> str:
     return f"{value:.3g}"
 
 
+def _failed_row(name: str, err: Exception) -> dict:
+    reason = str(err).splitlines()[0][:120] if str(err) else type(err).__name__
+    return {"benchmark": f"{name}: failed", "median": 0, "unit": "", "note": reason}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=None, help="suite names, e.g. bench_hints")
@@ -45,11 +50,17 @@ def main() -> int:
     args = parser.parse_args()
     suites = args.only or SUITES
     rows = []
+    failed: list[str] = []
     began = time.perf_counter()
     for name in suites:
         module = importlib.import_module(f"benchmarks.{name}")
         print(f"running {name} ...", file=sys.stderr, flush=True)
-        rows.extend(module.run(repeat=args.repeat))
+        try:
+            rows.extend(module.run(repeat=args.repeat))
+        except Exception as err:  # one broken suite must not cost the others' figures
+            print(f"{name} failed: {err!r}", file=sys.stderr, flush=True)
+            failed.append(name)
+            rows.append(_failed_row(name, err))
     from server.engine import native
 
     print(
@@ -65,7 +76,7 @@ def main() -> int:
             f"| {row.get('goal', '')} | {row.get('note', '')} |"
         )
     print(f"\n(total {time.perf_counter() - began:.0f} s)", file=sys.stderr)
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
