@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_browser_stream import serve
+from server.stream.runs import Limits
 from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 
 GOAL_MS = 16.0
@@ -61,6 +62,9 @@ WRAP = """() => {
 }"""
 
 
+START_BURST, START_RATE = Limits.start_burst, Limits.start_rate  # per connection: one page
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -75,14 +79,19 @@ def measure(browser, base: str, query: str, runs: int, scroll: bool = False) -> 
         page.wait_for_selector("#watch[data-ready=true]")
         page.evaluate(WRAP)
         page.evaluate(f"() => {{ window.bench.scroll = {str(scroll).lower()}; }}")
-        for _ in range(runs):
+        for number in range(runs):
+            if number >= START_BURST:  # /watch refills its start bucket at 2 a second
+                page.wait_for_timeout(1000 / START_RATE)
             page.locator("#w-go").click()
             page.wait_for_selector("[data-side=a][data-status=running]", state="detached")
             page.wait_for_function(
-                "() => ['found', 'exhausted', 'budget'].includes("
+                "() => ['found', 'exhausted', 'budget', 'error'].includes("
                 "document.querySelector('[data-side=a]').dataset.status)",
                 timeout=300_000,
             )
+            lane = page.locator("[data-side=a]")
+            if lane.get_attribute("data-status") == "error":
+                raise RuntimeError(f"run {number + 1} refused: {lane.inner_text()[:200]}")
         return page.evaluate(
             "() => ({panel: window.bench.panel, lane: window.bench.lane,"
             " frames: window.bench.frames,"

@@ -14,7 +14,6 @@ Goals: p99 <= 100 ms (<= 50 ms on 20x20) and no ``unknown``.
 
 from __future__ import annotations
 
-import random
 import statistics
 import sys
 import time
@@ -24,9 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.engine.board import Board
 from server.engine.hints import hint
+from tests.support.positions import CORPUS_SIZE, corpus
 
-SEED = 20240611
-CORPUS_SIZE = 1000
 TIME_LIMIT = 1.0
 CONFIGS = (
     (8, 8, False),
@@ -37,26 +35,6 @@ CONFIGS = (
     (20, 20, True),
 )
 P99_GOAL = {8: "<= 100", 10: "<= 100", 20: "<= 50"}  # ms; 20x20's from the compiled core's issue
-
-
-def corpus(rows: int, cols: int, size: int = CORPUS_SIZE, seed: int = SEED) -> list[list[int]]:
-    """The fixed list of random-play positions (paths of board squares)."""
-    rng = random.Random(f"{seed}:{rows}x{cols}")
-    board = Board(rows, cols)
-    out = []
-    while len(out) < size:
-        walk = [rng.randrange(board.area)]
-        seen = {walk[0]}
-        while True:
-            moves = [n for n in board.neighbours[walk[-1]] if n not in seen]
-            if not moves:
-                break
-            walk.append(rng.choice(moves))
-            seen.add(walk[-1])
-        if len(walk) < 2:
-            continue
-        out.append(walk[: rng.randint(1, len(walk) - 1) + 1])
-    return out
 
 
 def measure(rows: int, cols: int, closed: bool, positions: list[list[int]]) -> dict:

@@ -407,7 +407,7 @@ def test_property_degree_and_forced_checks_agree(dims, start, choices, closed):
 )
 def test_hints_agree_on_20x20_positions_that_backtrack(index, closed):
     """Backjumps and restarts on the bench's corpus: the same witness and node count."""
-    from benchmarks.bench_hints import corpus
+    from tests.support.positions import corpus
 
     board = Board(20, 20)
     got = same_hint(board, corpus(20, 20, size=index + 1)[index], closed)

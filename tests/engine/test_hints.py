@@ -308,7 +308,7 @@ SLOW_20x20 = [(23, False), (60, False), (61, False), (23, True), (632, False)]
 
 @pytest.mark.parametrize("index, closed", SLOW_20x20)
 def test_formerly_slow_20x20_positions_get_a_witness(index, closed):
-    from benchmarks.bench_hints import corpus
+    from tests.support.positions import corpus
 
     board = Board(20, 20)
     path = corpus(20, 20, size=index + 1)[index]  # a prefix of the bench's corpus
