@@ -8,8 +8,6 @@ and broadcasts: ``quiz_question``, ``quiz_reveal`` and ``quiz_why`` to the whole
 
 from __future__ import annotations
 
-import functools
-
 from flask import current_app, request
 
 from ..classroom import quiz, service
@@ -34,18 +32,6 @@ def _nothing_in(payload) -> None:
     """``quiz_ask`` / ``quiz_state``: ``{}``, or no payload at all."""
     if payload is not None:
         EmptyMessage.model_validate(payload)
-
-
-def unless_question_open(handler):
-    """A teacher's demo control waits for the reveal (moving on would tell the answer)."""
-
-    @functools.wraps(handler)
-    def held(self, payload=None):
-        member = self._member()
-        quiz.check_not_held(self._room(member, teacher=True))
-        return handler(self, payload)
-
-    return held
 
 
 def on_quiz_enter(self, payload):

@@ -17,7 +17,7 @@ from flask import Flask, current_app, request
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
-from ..classroom import service
+from ..classroom import quiz, service
 from ..classroom.hub import Hub, room_name, teacher_room
 from ..classroom.messages import JoinMessage, SolvedMessage, SolveMessage, SyncMessage
 from ..classroom.service import ClassError
@@ -205,36 +205,26 @@ class ClassNamespace(AnsweringNamespace):
     # -- the teacher's controls -------------------------------------------------------------------
     def on_settings(self, payload):
         """New demo settings: a new generation at index 0, paused."""
-        member = self._member()
-        room = self._room(member, teacher=True)
-        state = service.set_settings(room, payload, service.now())
-        self._to_room("state", state, room.code)
-        hub().wake(room.code)
-        return {"ok": True, "state": state}
-
-    on_settings = class_quiz.unless_question_open(on_settings)
+        return self._change_demo(service.set_settings, payload)
 
     def on_control(self, payload):
         """The teacher's clock ``{seq, gen, index, playing, speed}``, applied only if newer."""
-        member = self._member()
-        room = self._room(member, teacher=True)
-        state = service.set_control(room, payload, service.now())
-        self._to_room("state", state, room.code)
-        hub().wake(room.code)
-        return {"ok": True, "state": state}
-
-    on_control = class_quiz.unless_question_open(on_control)
+        return self._change_demo(service.set_control, payload)
 
     def on_lesson(self, payload):
         """``{seq, chapter, step}``: the class follows the guided lesson to that step."""
+        return self._change_demo(service.set_lesson, payload)
+
+    def _change_demo(self, change, payload):
+        """A teacher's change to the demo, refused while a quiz question is open (moving on
+        would tell the answer); the room is told and its feed woken."""
         member = self._member()
         room = self._room(member, teacher=True)
-        state = service.set_lesson(room, payload, service.now())
+        quiz.check_not_held(room)
+        state = change(room, payload, service.now())
         self._to_room("state", state, room.code)
         hub().wake(room.code)
         return {"ok": True, "state": state}
-
-    on_lesson = class_quiz.unless_question_open(on_lesson)
 
     def on_puzzle(self, payload):
         """Hand the class a puzzle ``{rows, cols, closed, start}``, or ``null`` to take it back."""

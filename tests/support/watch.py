@@ -22,7 +22,9 @@ from pathlib import Path
 import psutil
 import socketio
 
+from server.serving import make_server
 from server.stream.encode import count_events
+from server.web.watch_socket import registry
 
 from .waiting import wait_until
 
@@ -202,3 +204,37 @@ def stream_run(url: str, server_pid: int, events: int = RUN_EVENTS, run: str = "
         "done": done,
         "samples": len(samples),
     }
+
+
+@contextlib.contextmanager
+def served(app):
+    """(base URL, app) of ``app`` under the threaded server on a free port, in this process
+    (tests can look into its run registry); every run is stopped before it shuts down."""
+    server = make_server("127.0.0.1", 0, app)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.port}", app
+    finally:
+        for run in registry(app).live_runs():
+            run.stop(silent=True)
+        server.shutdown()
+        thread.join(5)
+
+
+@contextlib.contextmanager
+def client_pool(url: str, app, client_class=None):
+    """``open_client(**kwargs)`` for a test; at the end every client is closed and the
+    test fails unless every run it started is gone within 5 s."""
+    opened = []
+
+    def open_client(**kwargs):
+        client = (client_class or WatchClient)(url, **kwargs)
+        opened.append(client)
+        return client
+
+    yield open_client
+    for client in opened:
+        if client.sio.connected:
+            client.close()
+    assert wait_until(lambda: registry(app).live_count() == 0, 5), "runs outlived the test"

@@ -9,7 +9,6 @@ memory test runs it in a child process so its RSS is the server's alone.
 from __future__ import annotations
 
 import json
-import threading
 import time
 
 import psutil
@@ -20,11 +19,12 @@ from server.config import origins as cors_origins
 from server.engine.board import Board
 from server.engine.search import PRUNINGS, search_events, solve
 from server.engine.theory import verify
-from server.serving import make_server
 from server.stream.encode import DecodedBacktrack, DecodedMove, decode
 from server.web.watch_socket import registry
 from tests.support.watch import (
     WatchClient,
+    client_pool,
+    served,
     spawn_server,
     start_payload,
     stop_server,
@@ -36,36 +36,15 @@ from tests.support.watch import (
 def live(tmp_path_factory):
     """(base URL, app) of an in-process server on a free port."""
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path_factory.mktemp("watch"))})
-    server = make_server("127.0.0.1", 0, app)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.port}", app
-    for run in registry(app).live_runs():
-        run.stop(silent=True)
-    server.shutdown()
-    thread.join(5)
+    with served(app) as live:
+        yield live
 
 
 @pytest.fixture
 def clients(live):
     """Open clients on demand; all closed (and every run gone) after the test."""
-    url, app = live
-    opened: list[WatchClient] = []
-
-    def open_client(**kwargs) -> WatchClient:
-        client = WatchClient(url, **kwargs)
-        opened.append(client)
-        return client
-
-    yield open_client
-    for client in opened:
-        if client.sio.connected:
-            client.close()
-    runs = registry(app)
-    deadline = time.monotonic() + 5
-    while runs.live_count() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert runs.live_count() == 0
+    with client_pool(*live, WatchClient) as open_client:
+        yield open_client
 
 
 def small(run="a1", **changes) -> dict:

@@ -9,7 +9,6 @@ snapshots are held to the pure-Python engine replaying the whole stream.
 from __future__ import annotations
 
 import json
-import threading
 
 import pytest
 
@@ -22,12 +21,11 @@ from server.engine.walker import Walker
 from server.game.models import Game
 from server.game.service import create_game
 from server.i18n import text
-from server.serving import make_server
 from server.stream.encode import DecodedMove, count_events, decode
 from server.stream.spec import MAX_SEEK_INDEX
 from server.web.watch_socket import registry
 from tests.support.waiting import wait_until
-from tests.support.watch import WatchClient, start_payload
+from tests.support.watch import WatchClient, client_pool, served, start_payload
 from tests.tourcheck import assert_tour
 
 SIX = {"rows": 6, "cols": 6, "start": [0, 0], "algorithm": "seed"}
@@ -37,14 +35,8 @@ SIX = {"rows": 6, "cols": 6, "start": [0, 0], "algorithm": "seed"}
 def live(tmp_path_factory):
     """(base URL, app) of an in-process server on a free port."""
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path_factory.mktemp("seek"))})
-    server = make_server("127.0.0.1", 0, app)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.port}", app
-    for run in registry(app).live_runs():
-        run.stop(silent=True)
-    server.shutdown()
-    thread.join(5)
+    with served(app) as live:
+        yield live
 
 
 class SeekClient(WatchClient):
@@ -70,19 +62,9 @@ class SeekClient(WatchClient):
 
 @pytest.fixture
 def clients(live):
-    url, app = live
-    opened: list[SeekClient] = []
-
-    def open_client(**kwargs) -> SeekClient:
-        client = SeekClient(url, **kwargs)
-        opened.append(client)
-        return client
-
-    yield open_client
-    for client in opened:
-        if client.sio.connected:
-            client.close()
-    assert wait_until(lambda: registry(app).live_count() == 0, 5)
+    """Open clients on demand; all closed (and every run gone) after the test."""
+    with client_pool(*live, SeekClient) as open_client:
+        yield open_client
 
 
 @pytest.fixture(scope="module")
