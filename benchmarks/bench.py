@@ -38,6 +38,16 @@ def format_value(value: float) -> str:
     return f"{value:.3g}"
 
 
+def standalone(run, doc: str, repeat: int = 3) -> int:
+    """A suite run on its own (``python benchmarks/bench_x.py [--repeat N]``): one line a row."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=repeat)
+    for row in run(parser.parse_args().repeat):
+        figure = f"{format_value(row['median'])} {row['unit']} (goal {row.get('goal') or 'none'})"
+        print(f"{row['benchmark']}: {figure} — {row.get('note', '')}")
+    return 0
+
+
 def _failed_row(name: str, err: Exception) -> dict:
     reason = str(err).splitlines()[0][:120] if str(err) else type(err).__name__
     return {"benchmark": f"{name}: failed", "median": 0, "unit": "", "note": reason}

@@ -14,7 +14,6 @@ Standalone: ``python benchmarks/bench_browser_class.py [--repeat N]``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
@@ -107,15 +106,7 @@ def run(repeat: int = 5) -> list[dict]:
     ]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args()
-    for row in run(args.repeat):
-        figure = f"{row['median']:,} {row['unit']} (goal {row['goal']})"
-        print(f"{row['benchmark']}: {figure} — {row['note']}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    from benchmarks.bench import standalone
+
+    sys.exit(standalone(run, __doc__, repeat=5))

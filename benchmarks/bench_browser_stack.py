@@ -18,7 +18,6 @@ Goal: p95 of the panel's frame time <= 16 ms (a 60 fps frame). Standalone:
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
@@ -158,15 +157,7 @@ def run(repeat: int = 3) -> list[dict]:
     return rows
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    for row in run(args.repeat):
-        figure = f"{row['median']} {row['unit']} (goal {row['goal']})"
-        print(f"{row['benchmark']}: {figure} — {row['note']}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    from benchmarks.bench import standalone
+
+    sys.exit(standalone(run, __doc__))

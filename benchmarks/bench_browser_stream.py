@@ -12,7 +12,6 @@ Standalone: ``python benchmarks/bench_browser_stream.py [--repeat N]``.
 
 from __future__ import annotations
 
-import argparse
 import logging
 import os
 import statistics
@@ -103,17 +102,7 @@ def run(repeat: int = 3) -> list[dict]:
     ]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    for row in run(args.repeat):
-        print(
-            f"{row['benchmark']}: {row['median']:,} {row['unit']} "
-            f"(goal {row['goal']}) — {row['note']}"
-        )
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    from benchmarks.bench import standalone
+
+    sys.exit(standalone(run, __doc__))
