@@ -42,6 +42,11 @@ class Game(db.Model):
     good_until: Mapped[int] = mapped_column(Integer, default=0)
     dead_from: Mapped[int | None] = mapped_column(Integer)
     dead: Mapped[str | None] = mapped_column(Text)  # JSON warning or NULL
+    holes: Mapped[str] = mapped_column(Text, default="[]", server_default="[]")  # JSON squares
+    start: Mapped[int | None] = mapped_column(Integer)  # the fixed start square, or NULL
+    level: Mapped[str | None] = mapped_column(String(32))  # the level played, if any
+    daily: Mapped[str | None] = mapped_column(String(10))  # the daily puzzle's date, if any
+    player: Mapped[str | None] = mapped_column(String(32))  # the anonymous player (stars)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -65,5 +70,49 @@ class Score(db.Model):
     hints: Mapped[int] = mapped_column(Integer)
     undos: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The puzzle's code for a shape, a level or the daily puzzle; NULL for a plain rectangle.
+    puzzle: Mapped[str | None] = mapped_column(String(96))
+    daily: Mapped[str | None] = mapped_column(String(10))  # the daily puzzle's date
 
-    __table_args__ = (db.Index("ix_scores_board", "rows", "cols", "closed", "seconds"),)
+    __table_args__ = (
+        db.Index("ix_scores_board", "rows", "cols", "closed", "seconds"),
+        db.Index("ix_scores_puzzle", "puzzle", "seconds"),
+    )
+
+
+class Player(db.Model):
+    """An anonymous player, known by a cookie: progress without a sign-up."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_token)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LevelProgress(db.Model):
+    """A player's best on one level: stars as bits (STAR_*), best time."""
+
+    __tablename__ = "level_progress"
+
+    player: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    level: Mapped[str] = mapped_column(String(32), primary_key=True)
+    stars: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    best_seconds: Mapped[float | None] = mapped_column(Float)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+
+
+STAR_FINISHED, STAR_NO_HINTS, STAR_NO_UNDO = 1, 2, 4
+
+
+class Replay(db.Model):
+    """A won game's public replay id; the game's own id stays the secret key to it."""
+
+    __tablename__ = "replays"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

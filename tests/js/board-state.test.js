@@ -10,6 +10,7 @@ import {
   markSearch,
   onward,
   setHeat,
+  setHoles,
   setPath,
   showGame,
   squareKind,
@@ -170,4 +171,31 @@ test("the arrow keys, Home and End move the focus square within the board", () =
   assert.equal(focusAfterKey(7, "End", board, true), 19);
   assert.equal(focusAfterKey(7, "Home", board, true), 0);
   assert.equal(focusAfterKey(7, "x", board), null);
+});
+
+test("holes are no squares: shown as holes, never counted onward, named as holes", () => {
+  useCatalogue("en", { "ui.sq.hole": "{square} hole" });
+  const state = createState(3, 4);
+  assert.equal(setHoles(state, [5]), true);
+  assert.equal(setHoles(state, [5]), false); // nothing changed
+  assert.equal(squareKind(state, 5), "hole");
+  assert.equal(squareLabel(state, 5), "b2 hole");
+  // b1 (row 2, col 1) jumps to a3 (0), c3 (2) and d2 (7); a3 and d2 stay, c3 is taken
+  const b1 = 9;
+  assert.equal(onward(state, b1), 3);
+  setHoles(state, [5, 7]);
+  assert.equal(onward(state, b1), 2);
+  showGame(state, {
+    holes: [[0, 0]],
+    closed: false,
+    start: null,
+    path: [],
+    legal: [],
+    returned: false,
+    status: "new",
+  });
+  assert.deepEqual(
+    kinds(state).map((k, sq) => (k === "hole" ? sq : -1)).filter((sq) => sq >= 0),
+    [0],
+  );
 });

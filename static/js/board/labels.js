@@ -32,6 +32,9 @@ export function squareLabel(state, sq, kind = squareKind(state, sq), number = 0)
     case "dead":
       text = t("ui.sq.dead", { square });
       break;
+    case "hole":
+      text = t("ui.sq.hole", { square });
+      break;
     default:
       text = square;
   }

@@ -7,7 +7,17 @@ import { fileName } from "../core/squares.js";
 import { squareLabel } from "./labels.js";
 import { knightSquare, squareKind, squareNumber, trailHead } from "./state.js";
 
-const KINDS = ["empty", "visited", "current", "legal", "trail", "candidate", "tried", "dead"];
+const KINDS = [
+  "empty",
+  "visited",
+  "current",
+  "legal",
+  "trail",
+  "candidate",
+  "tried",
+  "dead",
+  "hole",
+];
 const CODE = Object.fromEntries(KINDS.map((kind, i) => [kind, i]));
 const ON_PATH = new Set([CODE.visited, CODE.current, CODE.trail]);
 const FLASH_MS = 450; // a square the search backs out of flashes this long

@@ -24,6 +24,8 @@ export function createState(rows, cols) {
     start: -1, // the start square, marked (-1: none)
     closed: false, // a closed tour: the start is also the goal
     returned: false, // the closed tour's last jump back onto its start was made
+    holes: new Uint8Array(squares), // 1 on a hole: a square the board does not have
+    holesVersion: 0, // changes whenever the holes do
     marks: new Uint8Array(squares), // MARK per square
     notes: new Int32Array(squares).fill(-1), // a number on a marked square (onward moves), -1 none
     marked: [], // the squares carrying a mark, to clear them
@@ -35,6 +37,24 @@ export function createState(rows, cols) {
     status: "", // the game's or the run's status, for styling (won, found, ...)
     focus: -1, // the square in the tab order (roving tabindex); -1: the page picks one
   };
+}
+
+// ---------------------------------------------------------------- holes
+/** Make exactly the squares in `holes` (any iterable of squares) holes; true if that changed. */
+export function setHoles(state, holes = []) {
+  const next = new Uint8Array(state.squares);
+  for (const sq of holes) if (sq >= 0 && sq < state.squares) next[sq] = 1;
+  let same = true;
+  for (let i = 0; same && i < next.length; i++) same = next[i] === state.holes[i];
+  if (same) return false;
+  state.holes = next;
+  state.holesVersion++;
+  return true;
+}
+
+/** Whether `sq` is a hole. */
+export function isHole(state, sq) {
+  return state.holes[sq] === 1;
 }
 
 // ---------------------------------------------------------------- the path
@@ -120,7 +140,12 @@ export function markSearch(state, { candidates = [], counts = null, tried = 0, d
 
 /** Knight moves from `sq` to squares off the path: Warnsdorff's count. */
 export function onward(state, sq) {
-  return countJumps(sq, state.rows, state.cols, (target) => state.order[target] === 0);
+  return countJumps(
+    sq,
+    state.rows,
+    state.cols,
+    (target) => state.order[target] === 0 && state.holes[target] === 0,
+  );
 }
 
 /** How often a search entered each square (a copy is kept), or null: no heat map. */
@@ -140,10 +165,11 @@ export function setHeat(state, entered) {
 
 // ---------------------------------------------------------------- reading a square
 /**
- * What square `sq` shows: empty | visited | current | legal | trail | candidate | tried |
- * dead. `knight` is knightSquare(state) (a caller reading every square passes it once).
+ * What square `sq` shows: hole | empty | visited | current | legal | trail | candidate |
+ * tried | dead. `knight` is knightSquare(state) (a caller reading every square passes it once).
  */
 export function squareKind(state, sq, knight = knightSquare(state)) {
+  if (state.holes[sq] === 1) return "hole";
   if (sq === knight) return "current";
   const mk = state.marks[sq];
   if (mk === MARK.legal) return "legal"; // the closing return onto the start is visited too
@@ -161,11 +187,13 @@ export function squareNumber(state, sq) {
 
 // ---------------------------------------------------------------- a Play game
 /**
- * A game of the JSON API (docs/api.md: rows, cols, closed, start, path, legal, returned,
- * status) on the board, with the page's own `hint` and `warn` squares ([row, col] or null).
+ * A game of the JSON API (docs/api.md: rows, cols, holes, closed, start, path, legal,
+ * returned, status) on the board, with the page's own `hint` and `warn` squares ([row, col]
+ * or null).
  */
 export function showGame(state, game, { hint = null, warn = null } = {}) {
   const sq = ([row, col]) => toSquare(row, col, state.cols);
+  setHoles(state, (game.holes ?? []).map(sq));
   state.own = Number.POSITIVE_INFINITY;
   state.start = game.start ? sq(game.start) : -1;
   state.closed = Boolean(game.closed);
