@@ -236,5 +236,7 @@ def parse_puzzle(text: str) -> Puzzle:
                 raise BoardError(name)
             start = shape.board.parse_name(name)
         except BoardError:
-            raise ShapeError("start-off-board", f"{name[:8]!r} is not a square", start=name[:8]) from None
+            raise ShapeError(
+                "start-off-board", f"{name[:8]!r} is not a square", start=name[:8]
+            ) from None
     return Puzzle(shape, parts[1] == "c", start)

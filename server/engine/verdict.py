@@ -132,7 +132,11 @@ def obstacle(puzzle: Puzzle) -> ShapeVerdict | None:
             light=len(light),
             dark=len(dark),
         )
-    if start is not None and gap and board.colour(start) != board.colour((light if gap > 0 else dark)[0]):
+    if (
+        start is not None
+        and gap
+        and board.colour(start) != board.colour((light if gap > 0 else dark)[0])
+    ):
         return _no(
             "start-colour",
             f"{len(light)} light and {len(dark)} dark squares: the tour must start on the "
