@@ -195,7 +195,9 @@ test("holes are no squares: shown as holes, never counted onward, named as holes
     status: "new",
   });
   assert.deepEqual(
-    kinds(state).map((k, sq) => (k === "hole" ? sq : -1)).filter((sq) => sq >= 0),
+    kinds(state)
+      .map((k, sq) => (k === "hole" ? sq : -1))
+      .filter((sq) => sq >= 0),
     [0],
   );
 });
