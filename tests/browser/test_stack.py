@@ -109,3 +109,44 @@ def test_clicking_a_frame_shows_its_square_and_candidates_on_the_board(page):
         ).to_have_attribute("data-state", kind)
     row.click()  # again: unselected
     expect(cell).not_to_have_attribute("data-frame", "true")
+
+
+def test_rows_hidden_by_a_shallower_stack_come_back_with_their_frames(page):
+    """A pooled row hidden when the stack shrank is refilled when it shows again.
+
+    Found by Show me's test: after a scroll to the root, a search that backs out to its
+    root and goes deep again showed rows with no frame (unclickable) and a stale state.
+    """
+    page.goto("/watch?lang=en")
+    rows = page.evaluate(
+        """async () => {
+          const { StackPanel } = await import('/static/js/stack/panel.js');
+          const { createStack, syncStack } = await import('/static/js/stack/state.js');
+          const box = document.createElement('div');
+          box.innerHTML = document.querySelector('[data-role=stack]').outerHTML;
+          box.style.cssText = 'position:fixed;left:0;top:0;width:320px;height:240px';
+          document.body.append(box);
+          const root = box.firstElementChild;
+          root.querySelector('[data-role=stack-rows]').innerHTML = '';
+          const panel = new StackPanel(root);
+          const stack = createStack({ rows: 8, cols: 8, algorithm: 'warnsdorff', given: 4 });
+          panel.use(stack);
+          // a knight's walk on 8x8: 0 -> 10 -> 4 -> 14 -> 31 -> 46 -> 63 -> 53 -> 36 -> ...
+          const path = [0, 10, 4, 14, 31, 46, 63, 53, 36, 19, 2, 8, 25, 40, 57, 51, 34, 17];
+          syncStack(stack, path, path.length);
+          panel.draw();
+          const scroller = root.querySelector('[data-role=stack-rows]');
+          scroller.scrollTop = scroller.scrollHeight;
+          panel.draw({ force: true });
+          syncStack(stack, path, 5);  // backed out to the search's root
+          panel.draw();
+          syncStack(stack, path, path.length);  // and deep again
+          panel.draw();
+          return [...root.querySelectorAll('.st-row:not([hidden])')]
+            .map((row) => [row.dataset.frame ?? null, row.dataset.given]);
+        }"""
+    )
+    assert rows
+    for frame, given in rows:
+        assert frame is not None
+        assert given == ("true" if int(frame) < 4 else "false")

@@ -95,6 +95,7 @@ export class StackPanel {
       const d = depth - 1 - slot; // innermost on top
       if (d < 0) {
         row.hidden = true;
+        row.fill = null; // shown again later, it is filled afresh (its frame was dropped)
         delete row.dataset.frame;
         return;
       }
@@ -191,7 +192,7 @@ function fillRow(row, view, selected, innermost) {
 }
 
 function rowKey(view, selected, innermost) {
-  let key = `${view.step}:${view.square}:${selected ? 1 : 0}${innermost ? 1 : 0}`;
+  let key = `${view.step}:${view.square}:${view.given ? 1 : 0}${selected ? 1 : 0}${innermost ? 1 : 0}`;
   for (const c of view.candidates) key += `|${c.square}${c.state[0]}${c.count ?? ""}`;
   return key;
 }
