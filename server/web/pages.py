@@ -12,6 +12,7 @@ from flask import Blueprint, render_template, request
 from ..game import rules
 from ..i18n import LANGS, request_lang, text
 from ..stream import spec
+from .modules import module_preloads
 
 bp = Blueprint("pages", __name__)
 
@@ -40,6 +41,7 @@ def inject_language() -> dict:
         "other_lang": _other(lang),
         "t": t,
         "board_limits": BOARD_LIMITS,
+        "module_preloads": module_preloads,
     }
 
 
