@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from ..engine.board import Board
 from ..engine.hints import hint
-from ..engine.shape import Puzzle, Shape, ShapeError
+from ..engine.shape import Puzzle, Shape, ShapeError, parse_puzzle
 from ..engine.theory import Verdict, closed_tour_verdict, open_start_squares, tour_verdict
 from ..engine.verdict import ShapeVerdict, decide, obstacle
 
@@ -160,6 +160,14 @@ def new_game(
     except ShapeError as err:
         raise RuleError(err.code, **err.params) from None
     return GameState(rows, cols, closed, holes=puzzle.shape.holes, start=puzzle.start)
+
+
+def puzzle_of(code: str) -> Puzzle:
+    """A puzzle from its code (``shape.parse_puzzle``); RuleError with the ShapeError's code."""
+    try:
+        return parse_puzzle(code)
+    except ShapeError as err:
+        raise RuleError(err.code, **err.params) from None
 
 
 def cells_to_squares(rows: int, cols: int, cells) -> frozenset[int]:
