@@ -143,6 +143,12 @@ class GameState:
         return shape_verdict(Puzzle(Shape(self.rows, self.cols, self.holes), self.closed, start))
 
 
+def check_size(rows: int, cols: int) -> None:
+    """Play boards are MIN_SIDE..MAX_SIDE a side (``bad-board``)."""
+    if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
+        raise RuleError("bad-board", rows=rows, cols=cols)
+
+
 def new_game(
     rows: int,
     cols: int,
@@ -153,8 +159,7 @@ def new_game(
 ) -> GameState:
     """A fresh game; RuleError ``bad-board`` for a size out of range, the ShapeError's code
     (``shape-malformed``, ``shape-empty``, ``start-on-hole``, ``start-off-board``) for the rest."""
-    if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
-        raise RuleError("bad-board", rows=rows, cols=cols)
+    check_size(rows, cols)
     try:
         puzzle = Puzzle(Shape(rows, cols, frozenset(holes)), closed, start)
     except ShapeError as err:

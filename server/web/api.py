@@ -242,6 +242,7 @@ def leaderboard():
         return jsonify(service.leaderboard(query.rows, query.cols, query.closed))
     puzzle = rules.puzzle_of(query.puzzle)
     shape = puzzle.shape
+    rules.check_size(shape.rows, shape.cols)  # a puzzle no game can be of has no leaderboard
     if not shape.holes and puzzle.start is None:  # a plain board: its size's leaderboard
         return jsonify(service.leaderboard(shape.rows, shape.cols, puzzle.closed))
     return jsonify(service.leaderboard(0, 0, puzzle.closed, puzzle=puzzle.code))

@@ -204,6 +204,7 @@ def test_shape_errors_are_translated_in_both_languages(client):
         ({"puzzle": "nope"}, "shape-malformed"),
         ({"puzzle": "5x5:c3.o.c3"}, "start-on-hole"),
         ({"rows": "5"}, "bad-request"),
+        ({"puzzle": "2x5.o"}, "bad-board"),
     ],
 )
 def test_bad_leaderboard_queries(client, query, code):
