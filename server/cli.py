@@ -1,4 +1,8 @@
-"""The ``knights-tour`` command: serve, solve, hint.
+"""The ``knights-tour`` command: serve, solve, hint, verdict.
+
+``solve`` and ``hint`` take a board as ``ROWSxCOLS``, a shape (``--shape``: a code such
+as ``5x5~ABAAAA``, ``5x5:c3`` or art ``..../.#../....``) or a puzzle code (``5x5:c3.c.a1``:
+the shape, the mode and a fixed start), plus ``--holes a1,c3`` for more holes.
 
 Exit codes are a contract other tools rely on (see README):
 0 found / completable, 2 bad arguments, 3 no tour (dead), 4 budget ran out (unknown).
@@ -10,11 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 
 from .config import BY_NAME
 from .engine.board import Board, BoardError, parse_dims
+from .engine.shape import Puzzle, Shape, ShapeError, parse_puzzle, parse_shape
 
 EXIT_OK, EXIT_USAGE, EXIT_NO_TOUR, EXIT_BUDGET = 0, 2, 3, 4
 PORT = BY_NAME["PORT"]
@@ -100,8 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--message-queue", default=None, help="e.g. redis://127.0.0.1:6379/0")
 
     solve = sub.add_parser("solve", help="find a tour")
-    solve.add_argument("dims", metavar="ROWSxCOLS")
-    solve.add_argument("--start", default="0,0", metavar="R,C")
+    _board_arguments(solve)
+    solve.add_argument("--start", default=None, metavar="R,C", help="default 0,0 (a puzzle's own)")
     solve.add_argument("--closed", action="store_true")
     solve.add_argument(
         "--algorithm", default="auto", choices=("auto", "seed", "warnsdorff", "construct")
@@ -118,23 +124,97 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     hint = sub.add_parser("hint", help="is this partial tour completable? what next?")
-    hint.add_argument("dims", metavar="ROWSxCOLS")
+    _board_arguments(hint)
     hint.add_argument("--path", nargs="+", required=True, metavar="R,C")
     hint.add_argument("--closed", action="store_true")
     hint.add_argument("--time-limit", type=_positive_float, default=1.0, metavar="SECONDS")
     hint.add_argument("--json", action="store_true")
+
+    verdict = sub.add_parser("verdict", help="does this puzzle have a tour? if not, why not?")
+    verdict.add_argument(
+        "puzzle", metavar="PUZZLE", help="a puzzle code, e.g. 5x5:c3.o or 6x6.c.a1"
+    )
+    verdict.add_argument("--witness", action="store_true", help="print a tour when there is one")
+    verdict.add_argument("--time-limit", type=_positive_float, default=2.0, metavar="SECONDS")
+    verdict.add_argument("--json", action="store_true")
     return parser
 
 
+def _board_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dims", nargs="?", metavar="BOARD", help="ROWSxCOLS or a puzzle code")
+    parser.add_argument("--shape", default=None, metavar="SHAPE", help="a shape code or art")
+    parser.add_argument("--holes", default=None, metavar="a1,c3", help="squares taken out")
+
+
+def _shape_error(err: ShapeError) -> UsageError:
+    return UsageError(f"{err.code}: {err}")
+
+
+def _puzzle_of_args(args: argparse.Namespace) -> Puzzle:
+    """The board of ``solve``/``hint``: size, shape or puzzle, ``--holes`` added, as a puzzle
+    (``--closed`` wins over an open puzzle's mode)."""
+    if args.shape is not None and args.dims is not None:
+        raise UsageError("give the board either as ROWSxCOLS / a puzzle code or with --shape")
+    text = args.shape if args.shape is not None else args.dims
+    if text is None:
+        raise UsageError("the board is missing: ROWSxCOLS, a puzzle code or --shape")
+    try:
+        if args.shape is None and _looks_like_dims(text):
+            rows, cols = _dims(text)
+            puzzle = Puzzle(Shape(rows, cols) if max(rows, cols) <= 20 else _Large(rows, cols))
+        else:
+            try:
+                puzzle = Puzzle(parse_shape(text))
+            except ShapeError:
+                if not _PUZZLE_TAIL.search(text):
+                    raise
+                puzzle = parse_puzzle(text)  # the shape, the mode and maybe a fixed start
+        if args.holes:
+            shape = puzzle.shape
+            extra = {_hole(shape.board, name) for name in args.holes.split(",") if name.strip()}
+            puzzle = Puzzle(
+                Shape(shape.rows, shape.cols, shape.holes | extra), puzzle.closed, puzzle.start
+            )
+    except ShapeError as err:
+        raise _shape_error(err) from None
+    if args.closed and not puzzle.closed:
+        puzzle = Puzzle(puzzle.shape, True, puzzle.start)
+    return puzzle
+
+
+_PUZZLE_TAIL = re.compile(r"\.[oc](\.[a-z]\w*)?$")
+
+
+class _Large:
+    """A plain board over the shapes' 20-square side: only the size matters."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols, self.holes = rows, cols, frozenset()
+        self.board = Board(rows, cols)
+
+
+def _looks_like_dims(text: str) -> bool:
+    return "." not in text and "~" not in text and ":" not in text and "/" not in text
+
+
+def _hole(board: Board, name: str) -> int:
+    try:
+        return board.parse_name(name)
+    except BoardError:
+        raise UsageError(f"--holes: {name.strip()!r} is not a square of {board.dims}") from None
+
+
 def format_board(board: Board, tour: Sequence[int]) -> str:
-    """The board with move numbers, tab-separated, as the articles print it."""
+    """The board with move numbers, tab-separated, as the articles print it (``#``: a hole)."""
     numbers = [0] * board.area
     for step, sq in enumerate(tour, 1):
         numbers[sq] = step
     lines = []
     for row in range(board.rows):
         cells = numbers[row * board.cols : (row + 1) * board.cols]
-        lines.append("\t".join(str(n) for n in cells))
+        holes = board.blocked
+        base = row * board.cols
+        lines.append("\t".join("#" if base + i in holes else str(n) for i, n in enumerate(cells)))
     return "\n".join(lines)
 
 
@@ -170,8 +250,12 @@ def _dump_json(doc: dict, board: Board, tour: Sequence[int] | None) -> None:
 def cmd_solve(args: argparse.Namespace) -> int:
     from .engine.solver import solve_tour
 
-    board = Board(*_dims(args.dims))
-    start = _parse_square(args.start, board)
+    puzzle = _puzzle_of_args(args)
+    args.closed = puzzle.closed
+    board = puzzle.shape.board
+    start = _start(args, puzzle)
+    if board.blocked:
+        return _solve_shape(args, board, start)
     outcome = solve_tour(
         board,
         start,
@@ -210,11 +294,124 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return code
 
 
+def _start(args: argparse.Namespace, puzzle: Puzzle) -> int | None:
+    """The start square; None on a shape left free: the exact search recommends one."""
+    board = puzzle.shape.board
+    if args.start is None:
+        if puzzle.start is not None:
+            return puzzle.start
+        if not board.blocked:
+            return 0
+        return None if args.algorithm == "auto" else min(board.squares())
+    else:
+        start = _parse_square(args.start, board)
+        if puzzle.start is not None and start != puzzle.start:
+            raise UsageError(f"this puzzle starts on {board.name(puzzle.start)}")
+    if start in board.blocked:
+        raise UsageError(f"start-on-hole: the start {board.name(start)} is a hole")
+    return start
+
+
+def _solve_shape(args: argparse.Namespace, board: Board, start: int | None) -> int:
+    """A board with holes: the exact hint search (auto), or the plain searches."""
+    import time
+
+    from .engine.hints import hint
+    from .engine.search import solve
+
+    if args.algorithm == "construct":
+        raise UsageError("the construction builds whole rectangles: it takes no holes")
+    began = time.perf_counter()
+    if args.algorithm == "auto":
+        limit = args.time_limit if args.time_limit is not None else 60.0
+        path = [] if start is None else [start]  # no start: the search recommends one
+        answer = hint(board, path, closed=args.closed, time_limit=limit)
+        status = {"completable": "found", "dead": "exhausted"}.get(answer.verdict, "budget")
+        tour = [*path, *answer.witness] if status == "found" else None
+        if tour and args.closed and len(tour) > board.size:
+            tour = tour[: board.size]  # the jump back onto the start is implied
+        algorithm, nodes, backtracks, reason = "exact", answer.nodes, 0, answer.reason
+    else:
+        result = solve(
+            board,
+            start,
+            closed=args.closed,
+            ordering=args.algorithm,
+            node_budget=args.budget,
+            time_limit=args.time_limit,
+        )
+        tour = result.tour
+        status = result.status if result.status in ("found", "exhausted") else "budget"
+        algorithm, nodes, backtracks = args.algorithm, result.nodes, result.backtracks
+        reason = None if status == "found" else f"search ended: {result.status}"
+    seconds = time.perf_counter() - began
+    if status == "exhausted" and not reason:
+        reason = "no tour from this start"
+    code = {"found": EXIT_OK, "budget": EXIT_BUDGET}.get(status, EXIT_NO_TOUR)
+    if args.json:
+        doc = {
+            "rows": board.rows,
+            "cols": board.cols,
+            "holes": _cells(board, sorted(board.blocked)),
+            "closed": args.closed,
+            "algorithm": algorithm,
+            "tour": None,
+            "stats": {"nodes": nodes, "backtracks": backtracks, "seconds": round(seconds, 6)},
+        }
+        if status != "found":
+            doc["reason"] = reason
+        _dump_json(doc, board, tour)
+    elif status == "found":
+        kind = "closed" if args.closed else "open"
+        print(format_board(board, tour))
+        print(
+            f"{kind} tour of {board.dims} with {len(board.blocked)} holes by {algorithm}: "
+            f"{nodes} nodes, {seconds:.3f} s"
+        )
+    if status != "found":
+        print(f"knights-tour: {reason}", file=sys.stderr)
+    return code
+
+
+def cmd_verdict(args: argparse.Namespace) -> int:
+    """A puzzle's verdict: a tour (``--witness`` prints one) or the named reason there is none."""
+    from .engine.verdict import decide
+
+    try:
+        puzzle = parse_puzzle(args.puzzle)
+    except ShapeError as err:
+        raise _shape_error(err) from None
+    board = puzzle.shape.board
+    verdict = decide(puzzle, time_limit=args.time_limit)
+    if args.json:
+        doc = {"puzzle": puzzle.code, **verdict.as_json(board)}
+        doc["witness"] = _cells(board, verdict.witness) if args.witness else None
+        json.dump(doc, sys.stdout, separators=(",", ":"))
+        sys.stdout.write("\n")
+    else:
+        if verdict.tour:
+            print(f"{puzzle.code}: a tour exists")
+            if args.witness:
+                print(format_board(board, verdict.witness))
+        elif verdict.tour is None:
+            print(f"{puzzle.code}: undecided: {verdict.reason}")
+        else:
+            where = ", ".join(board.name(sq) for sq in verdict.squares[:12])
+            print(f"{puzzle.code}: no tour ({verdict.code}): {verdict.reason}")
+            if where:
+                print(f"look at: {where}")
+    return EXIT_OK if verdict.tour else EXIT_BUDGET if verdict.tour is None else EXIT_NO_TOUR
+
+
 def cmd_hint(args: argparse.Namespace) -> int:
     from .engine.hints import hint
 
-    board = Board(*_dims(args.dims))
+    puzzle = _puzzle_of_args(args)
+    args.closed = puzzle.closed
+    board = puzzle.shape.board
     path = [_parse_square(text, board) for text in args.path]
+    if puzzle.start is not None and path and path[0] != puzzle.start:
+        raise UsageError(f"this puzzle starts on {board.name(puzzle.start)}")
     try:
         answer = hint(board, path, closed=args.closed, time_limit=args.time_limit)
     except BoardError as err:
@@ -300,7 +497,13 @@ def _dims(text: str) -> tuple[int, int]:
         raise UsageError(str(err)) from None
 
 
-COMMANDS = {"serve": cmd_serve, "solve": cmd_solve, "hint": cmd_hint, "db": cmd_db}
+COMMANDS = {
+    "serve": cmd_serve,
+    "solve": cmd_solve,
+    "hint": cmd_hint,
+    "verdict": cmd_verdict,
+    "db": cmd_db,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

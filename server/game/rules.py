@@ -4,9 +4,10 @@ No Flask and no database: the service loads a :class:`GameState`, calls one
 function here and saves the state only when it returns without :class:`RuleError`,
 so a refused intention changes nothing.  The clock (``now``) is passed in.
 
-Win rules: an open game is won when every square is visited; a closed game
-(the H5 rule) when every square is visited and the knight then jumps back onto
-the start square.
+Win rules: an open game is won when every open square is visited; a closed game
+(the H5 rule) when every open square is visited and the knight then jumps back
+onto the start square.  A board may have holes (squares nobody may stand on) and
+a fixed start (the only square the knight may be placed on): a puzzle.
 
 The early warning is exact, not a heuristic: after every change the engine's
 hint search (bounded by ``CHECK_SECONDS``) proves the position completable or
@@ -24,11 +25,14 @@ from functools import lru_cache
 
 from ..engine.board import Board
 from ..engine.hints import hint
-from ..engine.theory import closed_tour_verdict, open_start_squares, tour_verdict
+from ..engine.shape import Puzzle, Shape, ShapeError, parse_puzzle
+from ..engine.theory import Verdict, closed_tour_verdict, open_start_squares, tour_verdict
+from ..engine.verdict import ShapeVerdict, decide, obstacle
 
 MIN_SIDE, MAX_SIDE = 3, 20
 CHECK_SECONDS = 0.5  # look-ahead per move for the early warning
 HINT_SECONDS = 1.0  # look-ahead for an explicit hint
+VERDICT_SECONDS = 1.0  # the exact verdict on a shape with holes (cached per puzzle)
 
 
 class RuleError(Exception):
@@ -41,10 +45,16 @@ class RuleError(Exception):
         self.params = params
 
 
-@lru_cache(maxsize=64)
-def board_for(rows: int, cols: int) -> Board:
+@lru_cache(maxsize=256)
+def board_for(rows: int, cols: int, holes: frozenset[int] = frozenset()) -> Board:
     """Boards are immutable; sharing them shares their neighbour tables."""
-    return Board(rows, cols)
+    return Board(rows, cols, holes)
+
+
+@lru_cache(maxsize=256)
+def shape_verdict(puzzle: Puzzle) -> ShapeVerdict:
+    """The engine's exact verdict on a shape with holes, once per puzzle."""
+    return decide(puzzle, time_limit=VERDICT_SECONDS)
 
 
 @dataclass
@@ -61,10 +71,23 @@ class GameState:
     good_until: int = 0  # longest prefix length proven completable
     dead_from: int | None = None  # shortest prefix length proven dead
     dead: dict | None = None  # {"code", "reason", "params", "undo"} when the position is dead
+    holes: frozenset[int] = frozenset()  # squares nobody may stand on
+    start: int | None = None  # the fixed start square of a puzzle; None: free
+    level: str | None = None  # where the game came from (kept, not used by the rules)
+    daily: str | None = None
 
     @property
     def board(self) -> Board:
-        return board_for(self.rows, self.cols)
+        return board_for(self.rows, self.cols, self.holes)
+
+    @property
+    def puzzle(self) -> Puzzle:
+        return Puzzle(Shape(self.rows, self.cols, self.holes), self.closed, self.start)
+
+    @property
+    def is_shape(self) -> bool:
+        """Holes or a fixed start: ranked by its puzzle code, not by its size."""
+        return bool(self.holes) or self.start is not None
 
     @property
     def won(self) -> bool:
@@ -85,7 +108,7 @@ class GameState:
         """Squares the knight may go to now (every square before it is placed)."""
         board = self.board
         if not self.path:
-            return list(board.squares())
+            return [self.start] if self.start is not None else list(board.squares())
         if self.won:
             return []
         last = self.path[-1]
@@ -109,16 +132,57 @@ class GameState:
         end = self.finished_at if self.finished_at is not None else now
         return round(max(end - self.started_at, 0.0), 1)
 
-    def feasible(self):
-        """Theory's verdict for this board and mode, from the start square once placed."""
-        start = self.path[0] if self.path else None
-        return tour_verdict(self.rows, self.cols, closed=self.closed, start=start)
+    def feasible(self) -> Verdict | ShapeVerdict:
+        """Whether a tour exists from the start square (once placed, or fixed).
+
+        Theory's O(1) verdict on a plain rectangle; the engine's exact one with holes.
+        """
+        start = self.path[0] if self.path else self.start
+        if not self.holes:
+            return tour_verdict(self.rows, self.cols, closed=self.closed, start=start)
+        return shape_verdict(Puzzle(Shape(self.rows, self.cols, self.holes), self.closed, start))
 
 
-def new_game(rows: int, cols: int, closed: bool) -> GameState:
+def check_size(rows: int, cols: int) -> None:
+    """Play boards are MIN_SIDE..MAX_SIDE a side (``bad-board``)."""
     if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
         raise RuleError("bad-board", rows=rows, cols=cols)
-    return GameState(rows, cols, closed)
+
+
+def new_game(
+    rows: int,
+    cols: int,
+    closed: bool,
+    *,
+    holes: frozenset[int] = frozenset(),
+    start: int | None = None,
+) -> GameState:
+    """A fresh game; RuleError ``bad-board`` for a size out of range, the ShapeError's code
+    (``shape-malformed``, ``shape-empty``, ``start-on-hole``, ``start-off-board``) for the rest."""
+    check_size(rows, cols)
+    try:
+        puzzle = Puzzle(Shape(rows, cols, frozenset(holes)), closed, start)
+    except ShapeError as err:
+        raise RuleError(err.code, **err.params) from None
+    return GameState(rows, cols, closed, holes=puzzle.shape.holes, start=puzzle.start)
+
+
+def puzzle_of(code: str) -> Puzzle:
+    """A puzzle from its code (``shape.parse_puzzle``); RuleError with the ShapeError's code."""
+    try:
+        return parse_puzzle(code)
+    except ShapeError as err:
+        raise RuleError(err.code, **err.params) from None
+
+
+def cells_to_squares(rows: int, cols: int, cells) -> frozenset[int]:
+    """[row, col] pairs as squares; a pair off the board is ``shape-malformed``."""
+    squares = set()
+    for row, col in cells:
+        if not (0 <= row < rows and 0 <= col < cols):
+            raise RuleError("shape-malformed", "hole", square=f"{row},{col}")
+        squares.add(row * cols + col)
+    return frozenset(squares)
 
 
 def move(state: GameState, row: int, col: int, now: float, *, check=CHECK_SECONDS) -> None:
@@ -129,7 +193,11 @@ def move(state: GameState, row: int, col: int, now: float, *, check=CHECK_SECOND
     if not (0 <= row < state.rows and 0 <= col < state.cols):
         raise RuleError("illegal-move", "off-board")
     sq = board.square(row, col)
+    if sq in state.holes:
+        raise RuleError("illegal-move", "hole", square=board.name(sq))
     if not state.path:
+        if state.start is not None and sq != state.start:
+            raise RuleError("illegal-move", "fixed-start", start=board.name(state.start))
         _place(state, sq, now, check)
         return
     last, start = state.path[-1], state.path[0]
@@ -157,12 +225,20 @@ def random_first_move(state: GameState, now: float, *, rng=None, check=CHECK_SEC
     """Place the knight on a random square from which theory does not rule a tour out."""
     if state.path:
         raise RuleError("illegal-move", "random-later")
+    if state.start is not None:
+        _place(state, state.start, now, check)
+        return
     rng = rng or random.SystemRandom()
     _place(state, rng.choice(_hopeful_starts(state) or list(state.board.squares())), now, check)
 
 
 def _hopeful_starts(state: GameState) -> list[int]:
-    """Start squares from which theory does not rule a tour out."""
+    """Start squares from which theory (or, with holes, no named obstacle) rules no tour out."""
+    if state.holes:
+        shape = Shape(state.rows, state.cols, state.holes)
+        return [
+            sq for sq in state.board.squares() if obstacle(Puzzle(shape, state.closed, sq)) is None
+        ]
     if state.closed:  # a closed tour passes every square: the start does not matter
         feasible = closed_tour_verdict(state.rows, state.cols)
         return list(state.board.squares()) if feasible else []
@@ -220,11 +296,16 @@ class HintAnswer:
 def ask_hint(state: GameState, *, seconds=HINT_SECONDS) -> HintAnswer:
     """The engine's hint for the current position; counted, and it sharpens the warning.
 
-    Before the knight is placed the engine recommends a start square.
+    Before the knight is placed the engine recommends a start square (the fixed one of
+    a puzzle, when it has a tour).
     """
     if state.won:
         raise RuleError("game-over")
     state.hints += 1
+    if not state.path and state.start is not None:  # a fixed start: is it a good one?
+        result = hint(state.board, [state.start], closed=state.closed, time_limit=seconds)
+        nxt = state.start if result.verdict == "completable" else None
+        return HintAnswer(result.verdict, nxt, result.code, result.reason, dict(result.params))
     result = hint(state.board, state.path, closed=state.closed, time_limit=seconds)
     if state.path:
         _learn(state, len(state.path), result.verdict)

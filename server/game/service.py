@@ -94,6 +94,10 @@ def _to_state(game: Game) -> GameState:
         good_until=game.good_until,
         dead_from=game.dead_from,
         dead=json.loads(game.dead) if game.dead else None,
+        holes=frozenset(json.loads(game.holes or "[]")),
+        start=game.start,
+        level=game.level,
+        daily=game.daily,
     )
 
 
@@ -117,9 +121,30 @@ def _scored(game_id: str) -> bool:
     return db.session.scalar(select(Score.id).where(Score.game_id == game_id)) is not None
 
 
-def create_game(rows: int, cols: int, closed: bool) -> Loaded:
-    state = new_game(rows, cols, closed)
-    game = Game(rows=rows, cols=cols, closed=closed)
+def create_game(
+    rows: int,
+    cols: int,
+    closed: bool,
+    *,
+    holes: frozenset[int] = frozenset(),
+    start: int | None = None,
+    level: str | None = None,
+    daily: str | None = None,
+    player: str | None = None,
+) -> Loaded:
+    """A new game, stored; a board or shape the rules refuse raises before anything is."""
+    state = new_game(rows, cols, closed, holes=holes, start=start)
+    state.level, state.daily = level, daily
+    game = Game(
+        rows=rows,
+        cols=cols,
+        closed=closed,
+        holes=json.dumps(sorted(state.holes)),
+        start=state.start,
+        level=level,
+        daily=daily,
+        player=player,
+    )
     _store(game, state)
     db.session.add(game)
     db.session.commit()
@@ -191,6 +216,7 @@ def submit_score(game_id: str, name: str) -> dict:
         moves=state.moves,
         hints=state.hints,
         undos=state.undos,
+        puzzle=state.puzzle.code if state.is_shape else None,
     )
     db.session.add(score)
     try:
@@ -201,9 +227,13 @@ def submit_score(game_id: str, name: str) -> dict:
     return _entry(score, _rank(score))
 
 
-def _group(rows: int, cols: int, closed: bool, assisted: bool):
+def _group(rows: int, cols: int, closed: bool, assisted: bool, puzzle: str | None = None):
+    """One leaderboard: a plain board size and mode, or one puzzle (holes or a fixed start)."""
     hinted = Score.hints > 0 if assisted else Score.hints == 0
-    return and_(Score.rows == rows, Score.cols == cols, Score.closed == closed, hinted)
+    if puzzle is not None:
+        return and_(Score.puzzle == puzzle, hinted)
+    same = and_(Score.rows == rows, Score.cols == cols, Score.closed == closed)
+    return and_(same, Score.puzzle.is_(None), hinted)
 
 
 def _rank(score: Score) -> int:
@@ -212,7 +242,7 @@ def _rank(score: Score) -> int:
         and_(Score.seconds == score.seconds, Score.moves < score.moves),
         and_(Score.seconds == score.seconds, Score.moves == score.moves, Score.id < score.id),
     )
-    group = _group(score.rows, score.cols, score.closed, score.hints > 0)
+    group = _group(score.rows, score.cols, score.closed, score.hints > 0, score.puzzle)
     return db.session.scalar(select(func.count(Score.id)).where(group, better)) + 1
 
 
@@ -228,17 +258,26 @@ def _entry(score: Score, rank: int) -> dict:
         "rows": score.rows,
         "cols": score.cols,
         "closed": score.closed,
+        "puzzle": score.puzzle,
         "created_at": score.created_at.isoformat(),
     }
 
 
-def leaderboard(rows: int, cols: int, closed: bool, limit: int = LEADERBOARD_SIZE) -> dict:
-    """Best times for one board size and mode; runs that used hints are ranked apart."""
+def leaderboard(
+    rows: int,
+    cols: int,
+    closed: bool,
+    limit: int = LEADERBOARD_SIZE,
+    *,
+    puzzle: str | None = None,
+) -> dict:
+    """Best times for one board size and mode, or for one puzzle (its canonical code);
+    runs that used hints are ranked apart."""
     board = {}
     for label, assisted in (("unassisted", False), ("assisted", True)):
         query = (
             select(Score)
-            .where(_group(rows, cols, closed, assisted))
+            .where(_group(rows, cols, closed, assisted, puzzle))
             .order_by(Score.seconds, Score.moves, Score.id)
             .limit(limit)
         )

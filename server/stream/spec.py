@@ -62,6 +62,7 @@ class GameInfo:
     cols: int
     closed: bool
     path: tuple[int, ...]
+    holes: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class RunSpec:
     time_limit: float
     prefix: tuple[int, ...] = ()  # the game's path, start first; () for a fresh run
     game: str | None = None
+    holes: frozenset[int] = frozenset()  # squares the knight may not stand on
 
     @property
     def counts(self) -> bool:
@@ -189,6 +191,24 @@ def check_board(algorithm: str, rows: int, cols: int, closed: bool, start: list[
     return square
 
 
+def check_holes(algorithm: str, rows: int, cols: int, start: int, holes: list[int]) -> frozenset:
+    """The holes of a fresh run: squares on the board, not the start, no duplicates
+    (``bad-board``); the construction knows only rectangles."""
+    if not holes:
+        return frozenset()
+    if algorithm == "construct":
+        raise refuse("bad-board", "watch.error.bad-board.holes-construct")
+    area = rows * cols
+    for square in holes:
+        if not 0 <= square < area or square == start:
+            raise refuse("bad-board", "watch.error.bad-board.holes", square=square)
+    if len(set(holes)) != len(holes):
+        raise refuse("bad-board", "watch.error.bad-board.holes-twice")
+    if len(holes) >= area:
+        raise refuse("bad-board", "watch.error.bad-board.holes", square=holes[-1])
+    return frozenset(holes)
+
+
 # -- messages -----------------------------------------------------------------------------
 class StartMessage(Message):
     """``start``: begin a run.  Validated with ``context={"load_game": fn}`` to allow ``game``
@@ -212,6 +232,16 @@ class StartMessage(Message):
             "description": "[row, col], on the board",
         },
     )
+    holes: list[Annotated[int, Strict()]] | None = Field(
+        None,
+        max_length=MAX_SIDE_CONSTRUCT * MAX_SIDE_CONSTRUCT,
+        json_schema_extra={
+            "x-absent": "none (with `game`: the game's)",
+            "x-error": "bad-board",
+            "description": "squares `row * cols + col` the knight may not stand on: on the"
+            " board, not the start, no duplicates; not with `construct`",
+        },
+    )
     _spec: RunSpec = PrivateAttr()
 
     @model_validator(mode="before")
@@ -219,18 +249,22 @@ class StartMessage(Message):
     def _game_decides_the_board(cls, payload: Any) -> Any:
         """With ``game``, the stored game's board and mode are used, the payload's ignored."""
         if isinstance(payload, dict) and payload.get("game") is not None:
-            return {k: v for k, v in payload.items() if k not in ("rows", "cols", "closed")}
+            return {
+                k: v for k, v in payload.items() if k not in ("rows", "cols", "closed", "holes")
+            }
         return payload
 
     @model_validator(mode="after")
     def _resolve(self, info: ValidationInfo) -> StartMessage:
         prefix: tuple[int, ...] = ()
+        holes: frozenset[int] = frozenset()
         if self.game is not None:
             load_game = (info.context or {}).get("load_game")
             game = load_game(self.game) if load_game is not None else None
             if game is None:
                 raise refuse("unknown-game", "watch.error.unknown-game")
             rows, cols, closed, prefix = game.rows, game.cols, game.closed, tuple(game.path)
+            holes = frozenset(game.holes)
             if self.algorithm == "construct" and prefix:
                 raise refuse("bad-request", "watch.error.bad-request.construct-game")
             if any(not 0 <= square < rows * cols for square in prefix):
@@ -244,6 +278,10 @@ class StartMessage(Message):
             start = prefix[0]
         else:
             start = check_board(self.algorithm, rows, cols, closed, _require(self, "start"))
+            if self.game is None:
+                holes = check_holes(self.algorithm, rows, cols, start, self.holes or [])
+            elif start in holes:
+                raise refuse("bad-board", "watch.error.bad-board.holes", square=start)
         budget = DEFAULT_NODE_BUDGET if self.node_budget is None else self.node_budget
         seconds = DEFAULT_TIME_LIMIT if self.time_limit is None else self.time_limit
         self._spec = RunSpec(
@@ -259,6 +297,7 @@ class StartMessage(Message):
             time_limit=float(seconds),
             prefix=prefix,
             game=self.game,
+            holes=holes,
         )
         return self
 
@@ -319,7 +358,8 @@ ERRORS = {
     "unknown-algorithm": "`algorithm` is none of " + ", ".join(f"`{a}`" for a in ALGORITHMS),
     "bad-board": f"`rows`/`cols` out of {MIN_SIDE}..{MAX_SIDE} ({MAX_SIDE_CONSTRUCT} for"
     " `construct`), `start` off the board, or `construct` on a board where theory proves"
-    " there is no tour (the message says why)",
+    " there is no tour (the message says why); a hole off the board, on the start or given"
+    " twice, or holes with `construct`",
     "bad-budget": "`node_budget` or `time_limit` out of its range",
     "too-many-runs": "the connection's, the client address's or the server's runs are all"
     " taken (see Limits)",

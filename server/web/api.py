@@ -16,10 +16,11 @@ from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ..engine.theory import tour_verdict
+from ..engine.verdict import ShapeVerdict
 from ..game import rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
-from .bodies import ERRORS, BoardQuery, Move, NewGame, Score, TheoryQuery, Undo
+from .bodies import ERRORS, LeaderboardQuery, Move, NewGame, Score, TheoryQuery, Undo
 from .ratelimit import rate_limited, retry_after, setting_of
 from .refusals import API, refusal_of
 from .text import has_lone_surrogate
@@ -99,9 +100,22 @@ def _verdict_json(verdict, lang: str) -> dict:
     return {"possible": verdict.possible, "reason": reason, "code": verdict.code}
 
 
+def _feasible_json(state: rules.GameState, lang: str) -> dict:
+    """Theory's verdict on a plain board; on a shape the engine's (``possible`` null: undecided)."""
+    verdict = state.feasible()
+    if not isinstance(verdict, ShapeVerdict):
+        return _verdict_json(verdict, lang)
+    reason = None
+    if verdict.code is not None:
+        reason = reason_text("verdict", verdict.code, verdict.params, verdict.reason, lang)
+    return {"possible": verdict.tour, "reason": reason, "code": verdict.code}
+
+
 def _message(state: rules.GameState, lang: str) -> str:
     """The status line, in words."""
     status = state.status
+    if status == "new" and state.start is not None:
+        return text("status.new.fixed", lang, {"start": state.board.name(state.start)})
     if status == "won":
         return text("status.won", lang, {"moves": state.moves, "seconds": state.elapsed(0)})
     full = len(state.path) == state.board.size  # closed mode, the return move is left
@@ -140,8 +154,13 @@ def _state_json(loaded: service.Loaded) -> dict:
         "hints": state.hints,
         "elapsed": state.elapsed(service.now()),
         "dead": _dead_json(state.dead, lang) if state.dead else None,
-        "feasible": _verdict_json(state.feasible(), lang),
+        "feasible": _feasible_json(state, lang),
         "can_submit": state.won and not loaded.scored,
+        "holes": [cell(sq) for sq in sorted(state.holes)],
+        "fixed_start": cell(state.start) if state.start is not None else None,
+        "puzzle": state.puzzle.code,
+        "level": state.level,
+        "daily": state.daily,
     }
 
 
@@ -150,7 +169,16 @@ def _state_json(loaded: service.Loaded) -> dict:
 @rate_limited("RATE_LIMIT_GAMES")  # per client address; 429 with Retry-After beyond it
 def create_game():
     body = NewGame.model_validate(_body())
-    return jsonify(_state_json(service.create_game(body.rows, body.cols, body.closed))), 201
+    if body.puzzle is not None:
+        puzzle = rules.puzzle_of(body.puzzle)
+        shape = puzzle.shape
+        loaded = service.create_game(
+            shape.rows, shape.cols, puzzle.closed, holes=shape.holes, start=puzzle.start
+        )
+    else:
+        holes = rules.cells_to_squares(body.rows, body.cols, body.holes or ())
+        loaded = service.create_game(body.rows, body.cols, body.closed, holes=holes)
+    return jsonify(_state_json(loaded)), 201
 
 
 @bp.get("/games/<game_id>")
@@ -209,8 +237,15 @@ def submit_score(game_id: str):
 
 @bp.get("/leaderboard")
 def leaderboard():
-    query = BoardQuery.model_validate(request.args.to_dict())
-    return jsonify(service.leaderboard(query.rows, query.cols, query.closed))
+    query = LeaderboardQuery.model_validate(request.args.to_dict())
+    if query.puzzle is None:
+        return jsonify(service.leaderboard(query.rows, query.cols, query.closed))
+    puzzle = rules.puzzle_of(query.puzzle)
+    shape = puzzle.shape
+    rules.check_size(shape.rows, shape.cols)  # a puzzle no game can be of has no leaderboard
+    if not shape.holes and puzzle.start is None:  # a plain board: its size's leaderboard
+        return jsonify(service.leaderboard(shape.rows, shape.cols, puzzle.closed))
+    return jsonify(service.leaderboard(0, 0, puzzle.closed, puzzle=puzzle.code))
 
 
 @bp.get("/theory")

@@ -13,21 +13,47 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field, Strict, model_validator
 
+from ..engine.shape import MAX_CODE_LENGTH, MAX_SHAPE_SIDE
 from ..game.rules import MAX_SIDE, MIN_SIDE
 from ..game.service import NAME_MAX
-from ..validation import Message, error_codes, flag, refuse, refused, whole
+from ..validation import Message, Square, error_codes, flag, refuse, refused, whole
 
 Side = whole(MIN_SIDE, MAX_SIDE, refused("bad-board", "error.bad-board"))
 Closed = flag("closed tour: end a knight's move from the start")
 Cell = Annotated[int, Strict(), Field(description="zero-based; off the board: `illegal-move`")]
+PuzzleCode = Annotated[
+    str,
+    Strict(),
+    Field(
+        description=f"a puzzle code (`6x6~AAAg.c.a1`, `5x5:c3.o`), up to {MAX_CODE_LENGTH}"
+        " characters; refused with its shape error (`shape-*`, `start-*`)",
+        json_schema_extra={"x-error": "shape-malformed"},
+    ),
+]
+WITHOUT_PUZZLE = {"x-absent": "required without `puzzle`"}
 
 
 class NewGame(Message):
-    """``POST /api/games``."""
+    """``POST /api/games``: a board (``rows``, ``cols``, ``closed``, optional ``holes``) or a
+    ``puzzle`` code, which then decides everything."""
 
-    rows: Side
-    cols: Side
+    puzzle: PuzzleCode | None = None
+    rows: Side | None = Field(None, json_schema_extra=WITHOUT_PUZZLE)
+    cols: Side | None = Field(None, json_schema_extra=WITHOUT_PUZZLE)
     closed: Closed = False
+    holes: list[Square] | None = Field(
+        None,
+        max_length=MAX_SHAPE_SIDE * MAX_SHAPE_SIDE,
+        description="[row, col] squares nobody may stand on; off the board: `shape-malformed`",
+    )
+
+    @model_validator(mode="after")
+    def _a_board_or_a_puzzle(self) -> NewGame:
+        if self.puzzle is None:
+            for name in ("rows", "cols"):
+                if getattr(self, name) is None:
+                    raise refuse("bad-request", "error.bad-request", field=name)
+        return self
 
 
 class Move(Message):
@@ -95,7 +121,7 @@ QUERY_SIDE = {"minimum": MIN_SIDE, "maximum": MAX_SIDE, "x-error": "bad-board"}
 
 
 class BoardQuery(Message):
-    """``GET /api/leaderboard?rows=&cols=&closed=``."""
+    """``GET /api/theory?rows=&cols=&closed=``."""
 
     rows: QueryNumber = Field(json_schema_extra=QUERY_SIDE)
     cols: QueryNumber = Field(json_schema_extra=QUERY_SIDE)
@@ -103,6 +129,26 @@ class BoardQuery(Message):
 
     @model_validator(mode="after")
     def _board_in_range(self) -> BoardQuery:
+        if not (MIN_SIDE <= self.rows <= MAX_SIDE and MIN_SIDE <= self.cols <= MAX_SIDE):
+            raise refuse("bad-board", "error.bad-board")
+        return self
+
+
+class LeaderboardQuery(Message):
+    """``GET /api/leaderboard?rows=&cols=&closed=`` or ``?puzzle=<code>``."""
+
+    puzzle: PuzzleCode | None = None
+    rows: QueryNumber | None = Field(None, json_schema_extra={**QUERY_SIDE, **WITHOUT_PUZZLE})
+    cols: QueryNumber | None = Field(None, json_schema_extra={**QUERY_SIDE, **WITHOUT_PUZZLE})
+    closed: QueryFlag = False
+
+    @model_validator(mode="after")
+    def _a_board_or_a_puzzle(self) -> LeaderboardQuery:
+        if self.puzzle is not None:
+            return self
+        for name in ("rows", "cols"):
+            if getattr(self, name) is None:
+                raise refuse("bad-request", "error.bad-request", field=name)
         if not (MIN_SIDE <= self.rows <= MAX_SIDE and MIN_SIDE <= self.cols <= MAX_SIDE):
             raise refuse("bad-board", "error.bad-board")
         return self
@@ -137,7 +183,7 @@ BODIES: dict[str, type[Message]] = {
     "POST /api/games/<id>/moves": Move,
     "POST /api/games/<id>/undo": Undo,
     "POST /api/games/<id>/score": Score,
-    "GET /api/leaderboard": BoardQuery,
+    "GET /api/leaderboard": LeaderboardQuery,
     "GET /api/theory": TheoryQuery,
 }
 ERRORS = {  # code: (HTTP status, when)
@@ -147,6 +193,14 @@ ERRORS = {  # code: (HTTP status, when)
         " Unicode, a field missing or of the wrong type, a query that is no number or flag",
     ),
     "bad-board": (400, f"`rows`/`cols` out of {MIN_SIDE}..{MAX_SIDE}"),
+    "shape-malformed": (
+        400,
+        "a `puzzle` that does not parse, or a hole off the board",
+    ),
+    "shape-too-big": (400, f"a `puzzle` over {MAX_SHAPE_SIDE} squares a side or its text too long"),
+    "shape-empty": (400, "a shape with no open square"),
+    "start-on-hole": (400, "a puzzle whose fixed start is a hole"),
+    "start-off-board": (400, "a puzzle whose fixed start is not a square of the board"),
     "bad-name": (
         400,
         "a name that is empty, longer than 24 characters or holds control characters",
@@ -154,7 +208,11 @@ ERRORS = {  # code: (HTTP status, when)
     "unknown-game": (404, "no game has this id"),
     "not-found": (404, "no such `/api/` route"),
     "method-not-allowed": (405, "a method the route does not take"),
-    "illegal-move": (409, "a square off the board, visited, or not a knight's move away"),
+    "illegal-move": (
+        409,
+        "a square off the board, a hole, visited, not a knight's move away, or a first move"
+        " off a puzzle's fixed start",
+    ),
     "game-over": (409, "a move, undo, restart or hint in a won game"),
     "bad-undo": (409, "an undo beyond the knight's placement (`count` < 1 or > moves made)"),
     "not-won": (409, "a score for a game the server did not see won"),

@@ -53,7 +53,7 @@ def _type(schema: dict) -> str:
         items = _type(schema.get("items", {}))
         if count is not None and count == schema.get("maxItems"):
             return f"{count} {items}s"
-        return f"list of {items}s"
+        return f"list of {items}" if items.endswith("s") else f"list of {items}s"
     return {"integer": "integer", "number": "number", "boolean": "boolean"}.get(kind, kind)
 
 

@@ -3,12 +3,12 @@
 // (a square, undo, a hint) and shows the answers.
 
 import { Board } from "./board/board.js";
-import { showGame } from "./board/state.js";
+import { isHole, showGame } from "./board/state.js";
 import { t } from "./core/i18n.js";
 import { bindLanguageSwitch, startLanguage } from "./core/language.js";
 import { rowCol, squareName } from "./core/squares.js";
 import { ApiError, api } from "./play/api.js";
-import { Leaderboard } from "./play/leaderboard.js";
+import { isPuzzle, Leaderboard } from "./play/leaderboard.js";
 import { Setup } from "./play/setup.js";
 import { ShowMe } from "./play/showme.js";
 import { showControls, showHint, showStatus, tick, warningUndoCount } from "./play/status.js";
@@ -25,6 +25,7 @@ const setup = new Setup({
   customSize: $("#custom-size"),
   theory: $("#theory"),
   startButton: $("#start-game"),
+  puzzle: $("#puzzle-info"),
 });
 const leaderboard = new Leaderboard({
   board: $("#lb-board"),
@@ -51,9 +52,12 @@ function render({ relabel = false } = {}) {
   const game = store.game;
   if (!game) return;
   const resized = board.resize(game.rows, game.cols);
-  showGame(board.state, game, { hint: store.hint, warn: store.pendingStart });
+  // a puzzle's fixed start is marked before the knight stands on it
+  const shown = { ...game, start: game.start ?? game.fixed_start ?? null };
+  showGame(board.state, shown, { hint: store.hint, warn: store.pendingStart });
   board.draw({ relabel: relabel || resized });
   showStatus(game);
+  setup.showPuzzle(game);
   showSide(game);
   leaderboard.show(game);
 }
@@ -97,7 +101,7 @@ async function onSquare(sq) {
     return;
   }
   const game = store.game;
-  if (!game || game.status === "won") return;
+  if (!game || game.status === "won" || isHole(board.state, sq)) return; // a hole is no square
   const square = rowCol(sq, game.cols);
   if (game.status === "new") return chooseStart(square);
   const current = game.path.at(-1);
@@ -111,7 +115,8 @@ async function chooseStart(square) {
   const game = store.game;
   const pending = store.pendingStart;
   const confirmed = pending && pending[0] === square[0] && pending[1] === square[1];
-  if (!confirmed) {
+  // theory speaks of plain boards; a puzzle's server warns once the knight is placed
+  if (!confirmed && !isPuzzle(game)) {
     let verdict = null;
     try {
       verdict = await api.theory(game.rows, game.cols, game.closed, square);
@@ -226,6 +231,7 @@ $("#setup").addEventListener("submit", async (event) => {
   store.startWarning = null;
   setup.touched = false;
   if (await apply(api.create(rows, cols, closed))) {
+    leavePuzzleLink();
     board.root.scrollIntoView({ behavior: smooth(), block: "nearest" });
   }
 });
@@ -238,6 +244,7 @@ bindLanguageSwitch(async () => {
   store.startWarning = null;
   store.pendingStart = null;
   store.hintMessage = null;
+  if (!puzzleError.hidden) sayPuzzleError(await puzzleProblem(puzzleLink()));
   if (store.game) {
     try {
       setGame(await api.get(store.game.id));
@@ -249,11 +256,92 @@ bindLanguageSwitch(async () => {
   setup.refresh();
 });
 
+// ---------------------------------------------------------------- a puzzle link
+// `/?puzzle=<code>` plays that puzzle. A reload goes on with the game the link started
+// (remembered per link, until it is won); a bad code is said above the board, in the
+// page's language, and the page plays its usual board instead.
+const puzzleError = $("#puzzle-error");
+const LINK_KEY = "knights-tour.puzzle-link";
+
+function puzzleLink() {
+  return new URLSearchParams(location.search).get("puzzle");
+}
+
+function leavePuzzleLink() {
+  puzzleError.hidden = true;
+  if (puzzleLink() === null) return;
+  const url = new URL(location.href);
+  url.searchParams.delete("puzzle");
+  history.replaceState(null, "", url);
+}
+
+function linkedGameId(code) {
+  try {
+    const [link, id] = JSON.parse(sessionStorage.getItem(LINK_KEY) ?? "[]");
+    return link === code ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberLink(code, id) {
+  try {
+    sessionStorage.setItem(LINK_KEY, JSON.stringify([code, id]));
+  } catch {
+    /* private mode: a reload starts the puzzle again */
+  }
+}
+
+/** The server's words on why `code` cannot be played (null: it can); nothing is stored. */
+async function puzzleProblem(code) {
+  try {
+    await api.puzzleLeaderboard(code);
+    return null;
+  } catch (err) {
+    return err instanceof ApiError ? err.message : t("ui.error.network");
+  }
+}
+
+function sayPuzzleError(message) {
+  puzzleError.hidden = !message;
+  puzzleError.textContent = message ? t("ui.puzzle.bad", { error: message }) : "";
+}
+
+/** The game of the page's puzzle link: the one it started, or a new one; null if none. */
+async function puzzleGame(code) {
+  const known = linkedGameId(code);
+  if (known) {
+    try {
+      const game = await api.get(known);
+      if (game.status !== "won") return game;
+    } catch {
+      /* gone: start the puzzle again */
+    }
+  }
+  try {
+    const game = await api.createPuzzle(code);
+    rememberLink(code, game.id);
+    return game;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    sayPuzzleError(err.message);
+    return null;
+  }
+}
+
 // ---------------------------------------------------------------- start-up
 async function start() {
   await startLanguage();
   let game = null;
-  const id = loadGameId();
+  const code = puzzleLink();
+  if (code !== null) {
+    try {
+      game = await puzzleGame(code);
+    } catch (err) {
+      showError(err);
+    }
+  }
+  const id = game ? null : loadGameId();
   if (id) {
     try {
       game = await api.get(id);

@@ -30,6 +30,7 @@ from tests.support.watch import (
     stop_server,
     stream_run,
 )
+from tests.tourcheck import assert_tour
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +88,7 @@ def test_replay_equals_the_engine_stream_and_solve(clients):
         "rows": 5,
         "cols": 5,
         "start": 0,
+        "holes": [],
         "prefix": [],
         "algorithm": "seed",
         "closed": False,
@@ -194,6 +196,43 @@ def test_show_me_continues_a_game(live, clients):
     err = client.start({**payload, "run": "g3", "game": broken})
     assert not err["ok"] and err["error"]["code"] == "unknown-game"
     assert registry(app).live_count() == 0
+
+
+def test_show_me_on_a_game_with_holes(live, clients):
+    app = live[1]
+    from server.game.rules import move
+    from server.game.service import change, create_game
+
+    holes = frozenset({12})  # 5x5 without c3
+    with app.app_context():
+        game_id = create_game(5, 5, False, holes=holes).id
+        for row, col in ((0, 0), (1, 2), (0, 4)):
+            change(game_id, lambda s, row=row, col=col: move(s, row, col, 0.0, check=0.0))
+    client = clients(keep=True)
+    payload = {k: v for k, v in small("gh").items() if k not in ("rows", "cols", "start")}
+    ack = client.start({**payload, "game": game_id, "algorithm": "warnsdorff"})
+    assert ack["ok"] and ack["holes"] == [12] and ack["prefix"] == [0, 7]
+    done = finish(client, "gh")
+    board = Board(5, 5, holes)
+    events = streamed(client, "gh", True)
+    assert events == engine_steps(board, 0, prefix=[0, 7, 4], ordering="warnsdorff")
+    assert all(e.square != 12 for e in events)
+    assert done["status"] == "found"
+    assert_tour(5, 5, done["tour"], blocked=holes)
+    assert done["tour"][:3] == [0, 7, 4]
+
+
+def test_a_fresh_run_with_holes(clients):
+    client = clients(keep=True)
+    ack = client.start(small("fh", holes=[12], algorithm="warnsdorff"))
+    assert ack["ok"] and ack["holes"] == [12]
+    done = finish(client, "fh")
+    events = streamed(client, "fh", True)
+    assert events == engine_steps(Board(5, 5, {12}), 0, ordering="warnsdorff")
+    assert done["status"] == "found"
+    assert_tour(5, 5, done["tour"], blocked={12})
+    err = client.start(small("fh2", holes=[0]))
+    assert not err["ok"] and err["error"]["code"] == "bad-board"
 
 
 def test_ack_arrives_before_the_first_batch(clients):

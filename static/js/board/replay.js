@@ -3,7 +3,7 @@
 
 import { toSquare } from "../core/squares.js";
 import { Board } from "./board.js";
-import { setPath } from "./state.js";
+import { setHoles, setPath } from "./state.js";
 
 const reducedMotion = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)");
 
@@ -26,6 +26,10 @@ export class Replay {
     board.resize(rows, cols);
     const squares = game.path.map(([r, c]) => toSquare(r, c, cols));
     const state = board.state;
+    setHoles(
+      state,
+      (game.holes ?? []).map(([r, c]) => toSquare(r, c, cols)),
+    );
     state.start = squares[0] ?? -1;
     state.closed = Boolean(game.closed);
     state.status = "won"; // the finished tour's colours, as on the Play board

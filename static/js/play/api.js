@@ -51,6 +51,8 @@ const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 export const api = {
   create: (rows, cols, closed) =>
     serial(() => request("POST", "/api/games", { rows, cols, closed })),
+  /** A game of a puzzle code (holes, mode, fixed start); refused with its shape error. */
+  createPuzzle: (puzzle) => serial(() => request("POST", "/api/games", { puzzle })),
   get: (id) => serial(() => request("GET", game(id))),
   move: (id, row, col) => serial(() => request("POST", `${game(id)}/moves`, { row, col })),
   random: (id) => serial(() => request("POST", `${game(id)}/moves`, { random: true })),
@@ -68,4 +70,6 @@ export const api = {
   },
   leaderboard: (rows, cols, closed) =>
     request("GET", `/api/leaderboard?${new URLSearchParams({ rows, cols, closed })}`),
+  puzzleLeaderboard: (puzzle) =>
+    request("GET", `/api/leaderboard?${new URLSearchParams({ puzzle })}`),
 };

@@ -11,15 +11,19 @@ export class Leaderboard {
     this.key = "";
   }
 
-  /** Show `game`'s board's leaderboard (fetched once per board unless `force`). */
+  /** Show `game`'s board's leaderboard, or its puzzle's (fetched once unless `force`). */
   async show(game, { force = false } = {}) {
-    const key = `${game.rows}x${game.cols}:${game.closed}`;
+    const puzzle = isPuzzle(game);
+    const key = puzzle ? `puzzle:${game.puzzle}` : `${game.rows}x${game.cols}:${game.closed}`;
     const mode = t(game.closed ? "ui.mode.closed" : "ui.mode.open");
-    this.boardLine.textContent = `${game.rows}×${game.cols} · ${mode}`;
+    const line = `${game.rows}×${game.cols} · ${mode}`;
+    this.boardLine.textContent = puzzle ? `${t("ui.puzzle")} ${line}` : line;
     if (key === this.key && !force) return;
     this.key = key;
     try {
-      const board = await api.leaderboard(game.rows, game.cols, game.closed);
+      const board = puzzle
+        ? await api.puzzleLeaderboard(game.puzzle)
+        : await api.leaderboard(game.rows, game.cols, game.closed);
       if (this.key !== key) return;
       fill(this.unassisted, board.unassisted ?? []);
       fill(this.assisted, board.assisted ?? []);
@@ -33,6 +37,11 @@ export class Leaderboard {
   forget() {
     this.key = "";
   }
+}
+
+/** A game with holes or a fixed start: ranked under its puzzle code. */
+export function isPuzzle(game) {
+  return Boolean(game.holes?.length || game.fixed_start);
 }
 
 function fill(list, entries) {

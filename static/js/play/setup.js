@@ -4,14 +4,17 @@
 
 import { getLang, t } from "../core/i18n.js";
 import { boardLimits, fits } from "../core/limits.js";
+import { squareName } from "../core/squares.js";
 import { api } from "./api.js";
+import { isPuzzle } from "./leaderboard.js";
 
 const PRESETS = { "5x5": [5, 5], "6x6": [6, 6], "8x8": [8, 8] };
 
 export class Setup {
-  /** form, panel, customSize, theory, startButton: the form's elements. */
-  constructor({ form, panel, customSize, theory, startButton }) {
+  /** form, panel, customSize, theory, startButton, puzzle: the panel's elements. */
+  constructor({ form, panel, customSize, theory, startButton, puzzle }) {
     this.form = form;
+    this.puzzleLine = puzzle;
     this.panel = panel;
     this.customSize = customSize;
     this.theoryLine = theory;
@@ -49,6 +52,27 @@ export class Setup {
     this.form.querySelector(`input[name=mode][value="${mode}"]`).checked = true;
     this.touched = false;
     this.refresh();
+  }
+
+  /** Say which puzzle `game` is (its size, open squares, mode, fixed start, code), if any. */
+  showPuzzle(game) {
+    const line = this.puzzleLine;
+    if (!line) return;
+    line.hidden = !isPuzzle(game);
+    if (line.hidden) return;
+    const parts = [
+      t("ui.puzzle.info", {
+        board: `${game.rows}×${game.cols}`,
+        squares: game.rows * game.cols - game.holes.length,
+        mode: t(game.closed ? "ui.mode.closed" : "ui.mode.open"),
+      }),
+    ];
+    if (game.fixed_start) {
+      const [row, col] = game.fixed_start;
+      parts.push(t("ui.puzzle.start", { start: squareName(row, col, game.rows) }));
+    }
+    line.querySelector(".puzzle-name").textContent = parts.join(" · ");
+    line.querySelector(".puzzle-code").textContent = game.puzzle;
   }
 
   /** Forget the theory's answers (they are in the old language). */

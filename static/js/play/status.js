@@ -77,7 +77,7 @@ export function showControls(game, showingSearch) {
   button("undo").disabled = finished || game.moves === 0;
   button("hint").disabled = finished;
   button("restart").disabled = finished || game.path.length === 0;
-  button("random").hidden = game.status !== "new";
+  button("random").hidden = game.status !== "new" || Boolean(game.fixed_start); // a puzzle's start is set
   button("show-me").disabled = game.status !== "playing" || showingSearch;
   const hintLabel = button("hint").querySelector("[data-i18n]");
   hintLabel.textContent = game.hints ? `${t("ui.hint")} · ${game.hints}` : t("ui.hint");
