@@ -27,6 +27,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
+from ..engine.shape import Puzzle, Shape
 from .models import Game, Score, db
 from .rules import GameState, RuleError, new_game
 
@@ -78,6 +79,24 @@ class Loaded:
     id: str
     state: GameState
     scored: bool  # already on the leaderboard
+    level: str | None = None
+    daily: str | None = None  # the daily puzzle's date (YYYY-MM-DD)
+
+    @property
+    def puzzle(self) -> str | None:
+        """The puzzle's code for a shape or a fixed start; None for a plain rectangle."""
+        return puzzle_code(self.state)
+
+
+def puzzle_code(state: GameState) -> str | None:
+    if not state.holes and state.fixed_start is None:
+        return None
+    shape = Shape(state.rows, state.cols, state.holes)
+    return Puzzle(shape, state.closed, state.fixed_start).code
+
+
+def _loaded(game: Game, state: GameState, scored: bool) -> Loaded:
+    return Loaded(game.id, state, scored, game.level, game.daily)
 
 
 def _to_state(game: Game) -> GameState:
@@ -94,6 +113,8 @@ def _to_state(game: Game) -> GameState:
         good_until=game.good_until,
         dead_from=game.dead_from,
         dead=json.loads(game.dead) if game.dead else None,
+        holes=frozenset(json.loads(game.holes or "[]")),
+        fixed_start=game.start,
     )
 
 
@@ -117,18 +138,38 @@ def _scored(game_id: str) -> bool:
     return db.session.scalar(select(Score.id).where(Score.game_id == game_id)) is not None
 
 
-def create_game(rows: int, cols: int, closed: bool) -> Loaded:
-    state = new_game(rows, cols, closed)
-    game = Game(rows=rows, cols=cols, closed=closed)
+def create_game(
+    rows: int,
+    cols: int,
+    closed: bool,
+    *,
+    holes: frozenset[int] = frozenset(),
+    start: int | None = None,
+    level: str | None = None,
+    daily: str | None = None,
+    player: str | None = None,
+) -> Loaded:
+    """A new game; ``holes`` make it a shape, ``start`` fixes the first square."""
+    state = new_game(rows, cols, closed, frozenset(holes), start)
+    game = Game(
+        rows=rows,
+        cols=cols,
+        closed=closed,
+        holes=json.dumps(sorted(state.holes)),
+        start=start,
+        level=level,
+        daily=daily,
+        player=player,
+    )
     _store(game, state)
     db.session.add(game)
     db.session.commit()
-    return Loaded(game.id, state, False)
+    return _loaded(game, state, False)
 
 
 def load(game_id: str) -> Loaded:
     game = _fetch(game_id)
-    return Loaded(game.id, _to_state(game), _scored(game.id))
+    return _loaded(game, _to_state(game), _scored(game.id))
 
 
 def change(game_id: str, action: Callable[[GameState], T]) -> tuple[Loaded, T]:
@@ -154,7 +195,7 @@ def change(game_id: str, action: Callable[[GameState], T]) -> tuple[Loaded, T]:
             except StaleDataError:
                 db.session.rollback()  # expires the game: the next attempt reads it afresh
                 continue
-            return Loaded(game.id, state, _scored(game.id)), outcome
+            return _loaded(game, state, _scored(game.id)), outcome
     raise RuleError("conflict")
 
 
@@ -191,6 +232,8 @@ def submit_score(game_id: str, name: str) -> dict:
         moves=state.moves,
         hints=state.hints,
         undos=state.undos,
+        puzzle=puzzle_code(state),
+        daily=game.daily,
     )
     db.session.add(score)
     try:
@@ -202,8 +245,28 @@ def submit_score(game_id: str, name: str) -> dict:
 
 
 def _group(rows: int, cols: int, closed: bool, assisted: bool):
-    hinted = Score.hints > 0 if assisted else Score.hints == 0
-    return and_(Score.rows == rows, Score.cols == cols, Score.closed == closed, hinted)
+    """A plain rectangle's board: puzzles (shapes, fixed starts, the daily) rank apart."""
+    return and_(
+        Score.rows == rows,
+        Score.cols == cols,
+        Score.closed == closed,
+        Score.puzzle.is_(None),
+        _hinted(assisted),
+    )
+
+
+def _hinted(assisted: bool):
+    return Score.hints > 0 if assisted else Score.hints == 0
+
+
+def _daily_group(date: str, assisted: bool):
+    return and_(Score.daily == date, _hinted(assisted))
+
+
+def _group_of(score: Score):
+    if score.daily is not None:
+        return _daily_group(score.daily, score.hints > 0)
+    return _group(score.rows, score.cols, score.closed, score.hints > 0)
 
 
 def _rank(score: Score) -> int:
@@ -212,7 +275,7 @@ def _rank(score: Score) -> int:
         and_(Score.seconds == score.seconds, Score.moves < score.moves),
         and_(Score.seconds == score.seconds, Score.moves == score.moves, Score.id < score.id),
     )
-    group = _group(score.rows, score.cols, score.closed, score.hints > 0)
+    group = _group_of(score)
     return db.session.scalar(select(func.count(Score.id)).where(group, better)) + 1
 
 
@@ -229,16 +292,27 @@ def _entry(score: Score, rank: int) -> dict:
         "cols": score.cols,
         "closed": score.closed,
         "created_at": score.created_at.isoformat(),
+        "puzzle": score.puzzle,
+        "daily": score.daily,
     }
 
 
 def leaderboard(rows: int, cols: int, closed: bool, limit: int = LEADERBOARD_SIZE) -> dict:
     """Best times for one board size and mode; runs that used hints are ranked apart."""
+    return _board(lambda assisted: _group(rows, cols, closed, assisted), limit)
+
+
+def daily_leaderboard(date: str, limit: int = LEADERBOARD_SIZE) -> dict:
+    """Best times on one date's daily puzzle; runs that used hints are ranked apart."""
+    return _board(lambda assisted: _daily_group(date, assisted), limit)
+
+
+def _board(group: Callable, limit: int) -> dict:
     board = {}
     for label, assisted in (("unassisted", False), ("assisted", True)):
         query = (
             select(Score)
-            .where(_group(rows, cols, closed, assisted))
+            .where(group(assisted))
             .order_by(Score.seconds, Score.moves, Score.id)
             .limit(limit)
         )

@@ -142,6 +142,11 @@ def _state_json(loaded: service.Loaded) -> dict:
         "dead": _dead_json(state.dead, lang) if state.dead else None,
         "feasible": _verdict_json(state.feasible(), lang),
         "can_submit": state.won and not loaded.scored,
+        "holes": [cell(sq) for sq in sorted(state.holes)],
+        "fixed_start": cell(state.fixed_start) if state.fixed_start is not None else None,
+        "puzzle": loaded.puzzle,
+        "level": loaded.level,
+        "daily": loaded.daily,
     }
 
 
