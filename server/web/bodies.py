@@ -9,7 +9,8 @@ board or onto a visited square, an undo past the start, a name.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from datetime import date
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, Strict, model_validator
 
@@ -22,12 +23,30 @@ Closed = flag("closed tour: end a knight's move from the start")
 Cell = Annotated[int, Strict(), Field(description="zero-based; off the board: `illegal-move`")]
 
 
-class NewGame(Message):
-    """``POST /api/games``."""
+WITHOUT_DAILY = {"x-absent": "required without `daily`"}
 
-    rows: Side
-    cols: Side
+
+class NewGame(Message):
+    """``POST /api/games``: a board, or ``{"daily": "today"}`` (today's daily puzzle)."""
+
+    rows: Side | None = Field(None, json_schema_extra=WITHOUT_DAILY)
+    cols: Side | None = Field(None, json_schema_extra=WITHOUT_DAILY)
     closed: Closed = False
+    daily: (
+        Annotated[
+            Literal["today"],
+            Field(description='only `"today"`: the daily puzzle (docs/daily.md) decides the board'),
+        ]
+        | None
+    ) = None
+
+    @model_validator(mode="after")
+    def _a_board_or_the_daily(self) -> NewGame:
+        if self.daily is None:
+            for name in ("rows", "cols"):
+                if getattr(self, name) is None:
+                    raise refuse("bad-request", "error.bad-request", field=name)
+        return self
 
 
 class Move(Message):
@@ -108,6 +127,32 @@ class BoardQuery(Message):
         return self
 
 
+def _a_date(field: str) -> Any:
+    """A query field holding ``YYYY-MM-DD`` that is a real date, else refused naming it."""
+
+    def check(value: Any) -> Any:
+        try:
+            if isinstance(value, str) and len(value) == 10:
+                return date.fromisoformat(value).isoformat()
+        except ValueError:
+            pass
+        raise refuse("bad-request", "error.bad-request", field=field)
+
+    return Annotated[str, BeforeValidator(check), Field(description="a UTC date, `YYYY-MM-DD`")]
+
+
+class DailyQuery(Message):
+    """``GET /api/leaderboard?daily=YYYY-MM-DD``: one date's daily puzzle."""
+
+    daily: _a_date("daily")
+
+
+class DailyPuzzleQuery(Message):
+    """``GET /api/daily?date=``."""
+
+    date: _a_date("date") | None = Field(None, json_schema_extra={"x-absent": "today (UTC)"})
+
+
 class TheoryQuery(BoardQuery):
     """``GET /api/theory?rows=&cols=&closed=&row=&col=``: ``row`` and ``col`` together or not
     at all, on the board."""
@@ -138,6 +183,8 @@ BODIES: dict[str, type[Message]] = {
     "POST /api/games/<id>/undo": Undo,
     "POST /api/games/<id>/score": Score,
     "GET /api/leaderboard": BoardQuery,
+    "GET /api/leaderboard?daily=": DailyQuery,
+    "GET /api/daily": DailyPuzzleQuery,
     "GET /api/theory": TheoryQuery,
 }
 ERRORS = {  # code: (HTTP status, when)
@@ -152,12 +199,17 @@ ERRORS = {  # code: (HTTP status, when)
         "a name that is empty, longer than 24 characters or holds control characters",
     ),
     "unknown-game": (404, "no game has this id"),
+    "unknown-replay": (404, "no replay has this id"),
     "not-found": (404, "no such `/api/` route"),
     "method-not-allowed": (405, "a method the route does not take"),
-    "illegal-move": (409, "a square off the board, visited, or not a knight's move away"),
+    "illegal-move": (
+        409,
+        "a square off the board, visited, not a knight's move away, a hole, or a first move"
+        " off a puzzle's fixed start",
+    ),
     "game-over": (409, "a move, undo, restart or hint in a won game"),
     "bad-undo": (409, "an undo beyond the knight's placement (`count` < 1 or > moves made)"),
-    "not-won": (409, "a score for a game the server did not see won"),
+    "not-won": (409, "a score or a replay for a game the server did not see won"),
     "already-submitted": (409, "a second score for the same game"),
     "conflict": (
         409,
