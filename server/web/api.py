@@ -186,7 +186,7 @@ def _create_daily() -> service.Loaded:
     )
 
 
-def _daily_json(found: daily_puzzles.Daily) -> dict:
+def daily_json(found: daily_puzzles.Daily) -> dict:
     """A daily puzzle to preview: its board and rules, never its witness."""
     shape, cols = found.puzzle.shape, found.puzzle.shape.cols
     start = found.puzzle.start
@@ -281,7 +281,7 @@ def leaderboard():
 def daily():
     """A daily puzzle to preview (today's by default, UTC)."""
     day = DailyPuzzleQuery.model_validate(request.args.to_dict()).date
-    return jsonify(_daily_json(daily_puzzles.daily(day or daily_puzzles.today())))
+    return jsonify(daily_json(daily_puzzles.daily(day or daily_puzzles.today())))
 
 
 @bp.get("/theory")
