@@ -85,15 +85,15 @@ def replay_png(replay_id: str):
     return _picture(picture, "image/png", f"knights-tour-{found['id']}.png")
 
 
-def _worksheet_pictures(puzzle: Puzzle, lang: str) -> dict:
-    """Page 1: the board to fill in; page 2: the solution, when the verdict finds one."""
+def _puzzle_layouts(puzzle: Puzzle, lang: str, palette: str = "print"):
+    """The puzzle to fill in, its verdict, and its solution's picture (None without a tour)."""
     shape = puzzle.shape
     cols = shape.cols
     holes = [divmod(sq, cols) for sq in shape.holes]
     start = divmod(puzzle.start, cols) if puzzle.start is not None else None
     mode = text("ui.mode.closed" if puzzle.closed else "ui.mode.open", lang)
     title = f"{shape.rows}×{cols} · {mode} · {puzzle.code}"
-    task = drawing.layout(shape.rows, cols, holes=holes, start=start, palette="print", title=title)
+    task = drawing.layout(shape.rows, cols, holes=holes, start=start, palette=palette, title=title)
     verdict = decide(puzzle, time_limit=WORKSHEET_SECONDS)
     solution = None
     if verdict.tour:
@@ -104,14 +104,20 @@ def _worksheet_pictures(puzzle: Puzzle, lang: str) -> dict:
             path=[divmod(sq, cols) for sq in verdict.witness],
             closed=puzzle.closed,
             returned=puzzle.closed,
-            palette="print",
+            palette=palette,
             title=title,
         )
+    return task, verdict, solution
+
+
+def _worksheet_pictures(puzzle: Puzzle, lang: str) -> dict:
+    """Page 1: the board to fill in; page 2: the solution, when the verdict finds one."""
+    task, verdict, solution = _puzzle_layouts(puzzle, lang)
     return {
         "task": svg.render(task),
         "solution": svg.render(solution) if solution else None,
         "verdict": verdict,
-        "start_name": shape.board.name(puzzle.start) if puzzle.start is not None else None,
+        "start_name": puzzle.shape.board.name(puzzle.start) if puzzle.start is not None else None,
     }
 
 
@@ -126,3 +132,32 @@ def worksheet():
         return render_template("worksheet.html", error=True, code=code[:100]), 400
     pictures = _worksheet_pictures(puzzle, lang)
     return render_template("worksheet.html", error=False, puzzle=puzzle, **pictures)
+
+
+def _puzzle_picture(kind: str):
+    """A puzzle's picture: the board to fill in, or with ``solution=1`` its solved tour."""
+    try:
+        puzzle = parse_puzzle(request.args.get("puzzle", ""))
+    except ShapeError:
+        abort(400)
+    palette = "print" if request.args.get("palette") == "print" else "board"
+    task, _verdict, solution = _puzzle_layouts(puzzle, request_lang(), palette)
+    picture = task
+    if request.args.get("solution") in ("1", "true"):
+        if solution is None:
+            abort(404)  # no tour: nothing to draw
+        picture = solution
+    name = "knights-tour-puzzle"
+    if kind == "svg":
+        return _picture(svg.render(picture), "image/svg+xml", f"{name}.svg")
+    return _picture(png.render(picture), "image/png", f"{name}.png")
+
+
+@bp.get("/puzzle.svg")
+def puzzle_svg():
+    return _puzzle_picture("svg")
+
+
+@bp.get("/puzzle.png")
+def puzzle_png():
+    return _puzzle_picture("png")

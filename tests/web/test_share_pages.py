@@ -105,3 +105,22 @@ def test_a_bad_puzzle_code_is_a_clear_400_page(client, code):
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert "is not a puzzle code" in page and "<b>x</b>" not in page
+
+
+def test_any_puzzle_exports_its_board_and_its_solution(client):
+    found = generator.daily(OPEN_DAY)
+    shape = found.puzzle.shape
+    blank = client.get(f"/puzzle.svg?puzzle={found.code}")
+    assert blank.status_code == 200 and blank.mimetype == "image/svg+xml"
+    assert ET.fromstring(blank.data).findall(f".//{SVG}text[@class='number']") == []
+    solved = ET.fromstring(client.get(f"/puzzle.svg?puzzle={found.code}&solution=1").data)
+    assert len(solved.findall(f".//{SVG}text[@class='number']")) == shape.size
+    assert len(solved.findall(f".//{SVG}line[@class='move']")) == shape.size - 1
+    image = client.get(f"/puzzle.png?puzzle={found.code}&solution=1&palette=print")
+    assert image.mimetype == "image/png"
+    assert Image.open(io.BytesIO(image.data)).size == (
+        2 * (2 * drawing.MARGIN + shape.cols * drawing.CELL),
+        2 * (2 * drawing.MARGIN + shape.rows * drawing.CELL),
+    )
+    assert client.get("/puzzle.svg?puzzle=3x3.o&solution=1").status_code == 404
+    assert client.get("/puzzle.svg?puzzle=nonsense").status_code == 400
