@@ -217,6 +217,7 @@ def submit_score(game_id: str, name: str) -> dict:
         hints=state.hints,
         undos=state.undos,
         puzzle=state.puzzle.code if state.is_shape else None,
+        daily=game.daily,
     )
     db.session.add(score)
     try:
@@ -259,6 +260,7 @@ def _entry(score: Score, rank: int) -> dict:
         "cols": score.cols,
         "closed": score.closed,
         "puzzle": score.puzzle,
+        "daily": score.daily,
         "created_at": score.created_at.isoformat(),
     }
 
@@ -273,11 +275,24 @@ def leaderboard(
 ) -> dict:
     """Best times for one board size and mode, or for one puzzle (its canonical code);
     runs that used hints are ranked apart."""
+    return _board(lambda assisted: _group(rows, cols, closed, assisted, puzzle), limit)
+
+
+def daily_leaderboard(date: str, limit: int = LEADERBOARD_SIZE) -> dict:
+    """Best times on one date's daily puzzle; runs that used hints are ranked apart."""
+    return _board(lambda assisted: and_(Score.daily == date, _hinted(assisted)), limit)
+
+
+def _hinted(assisted: bool):
+    return Score.hints > 0 if assisted else Score.hints == 0
+
+
+def _board(group: Callable, limit: int) -> dict:
     board = {}
     for label, assisted in (("unassisted", False), ("assisted", True)):
         query = (
             select(Score)
-            .where(_group(rows, cols, closed, assisted, puzzle))
+            .where(group(assisted))
             .order_by(Score.seconds, Score.moves, Score.id)
             .limit(limit)
         )

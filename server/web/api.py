@@ -15,12 +15,23 @@ from flask_limiter import RateLimitExceeded
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from ..daily import generator as daily_puzzles
 from ..engine.theory import tour_verdict
 from ..engine.verdict import ShapeVerdict
-from ..game import rules, service
+from ..game import replays, rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
-from .bodies import ERRORS, LeaderboardQuery, Move, NewGame, Score, TheoryQuery, Undo
+from .bodies import (
+    ERRORS,
+    DailyPuzzleQuery,
+    DailyQuery,
+    LeaderboardQuery,
+    Move,
+    NewGame,
+    Score,
+    TheoryQuery,
+    Undo,
+)
 from .ratelimit import rate_limited, retry_after, setting_of
 from .refusals import API, refusal_of
 from .text import has_lone_surrogate
@@ -169,6 +180,8 @@ def _state_json(loaded: service.Loaded) -> dict:
 @rate_limited("RATE_LIMIT_GAMES")  # per client address; 429 with Retry-After beyond it
 def create_game():
     body = NewGame.model_validate(_body())
+    if body.daily is not None:
+        return jsonify(_state_json(_create_daily())), 201
     if body.puzzle is not None:
         puzzle = rules.puzzle_of(body.puzzle)
         shape = puzzle.shape
@@ -179,6 +192,37 @@ def create_game():
         holes = rules.cells_to_squares(body.rows, body.cols, body.holes or ())
         loaded = service.create_game(body.rows, body.cols, body.closed, holes=holes)
     return jsonify(_state_json(loaded)), 201
+
+
+def _create_daily() -> service.Loaded:
+    """A game of today's (UTC) daily puzzle."""
+    today = daily_puzzles.daily(daily_puzzles.today())
+    puzzle = today.puzzle
+    shape = puzzle.shape
+    return service.create_game(
+        shape.rows,
+        shape.cols,
+        puzzle.closed,
+        holes=shape.holes,
+        start=puzzle.start,
+        daily=today.date,
+    )
+
+
+def daily_json(found: daily_puzzles.Daily) -> dict:
+    """A daily puzzle to preview: its board and rules, never its witness."""
+    shape, cols = found.puzzle.shape, found.puzzle.shape.cols
+    start = found.puzzle.start
+    return {
+        "date": found.date,
+        "puzzle": found.code,
+        "rows": shape.rows,
+        "cols": cols,
+        "closed": found.puzzle.closed,
+        "holes": [list(divmod(sq, cols)) for sq in sorted(shape.holes)],
+        "start": list(divmod(start, cols)) if start is not None else None,
+        "squares": shape.size,
+    }
 
 
 @bp.get("/games/<game_id>")
@@ -235,9 +279,24 @@ def submit_score(game_id: str):
     return jsonify(service.submit_score(game_id, name)), 201
 
 
+@bp.post("/games/<game_id>/replay")
+def share_replay(game_id: str):
+    _body()
+    replay_id, made = replays.share(game_id)
+    return jsonify(id=replay_id, url=f"/replay/{replay_id}"), 201 if made else 200
+
+
+@bp.get("/replays/<replay_id>")
+def get_replay(replay_id: str):
+    return jsonify(replays.replay(replay_id))
+
+
 @bp.get("/leaderboard")
 def leaderboard():
-    query = LeaderboardQuery.model_validate(request.args.to_dict())
+    args = request.args.to_dict()
+    if "daily" in args:
+        return jsonify(service.daily_leaderboard(DailyQuery.model_validate(args).daily))
+    query = LeaderboardQuery.model_validate(args)
     if query.puzzle is None:
         return jsonify(service.leaderboard(query.rows, query.cols, query.closed))
     puzzle = rules.puzzle_of(query.puzzle)
@@ -246,6 +305,13 @@ def leaderboard():
     if not shape.holes and puzzle.start is None:  # a plain board: its size's leaderboard
         return jsonify(service.leaderboard(shape.rows, shape.cols, puzzle.closed))
     return jsonify(service.leaderboard(0, 0, puzzle.closed, puzzle=puzzle.code))
+
+
+@bp.get("/daily")
+def daily():
+    """A daily puzzle to preview (today's by default, UTC)."""
+    day = DailyPuzzleQuery.model_validate(request.args.to_dict()).date
+    return jsonify(daily_json(daily_puzzles.daily(day or daily_puzzles.today())))
 
 
 @bp.get("/theory")

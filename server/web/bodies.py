@@ -9,7 +9,8 @@ board or onto a visited square, an undo past the start, a name.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from datetime import date
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, Strict, model_validator
 
@@ -30,16 +31,26 @@ PuzzleCode = Annotated[
         json_schema_extra={"x-error": "shape-malformed"},
     ),
 ]
+
+
 WITHOUT_PUZZLE = {"x-absent": "required without `puzzle`"}
+WITHOUT_SOURCE = {"x-absent": "required without `puzzle` or `daily`"}
 
 
 class NewGame(Message):
-    """``POST /api/games``: a board (``rows``, ``cols``, ``closed``, optional ``holes``) or a
-    ``puzzle`` code, which then decides everything."""
+    """``POST /api/games``: a board (``rows``, ``cols``, ``closed``, optional ``holes``), a
+    ``puzzle`` code, or ``{"daily": "today"}``; a code or the daily decides everything."""
 
     puzzle: PuzzleCode | None = None
-    rows: Side | None = Field(None, json_schema_extra=WITHOUT_PUZZLE)
-    cols: Side | None = Field(None, json_schema_extra=WITHOUT_PUZZLE)
+    daily: (
+        Annotated[
+            Literal["today"],
+            Field(description='only `"today"`: the daily puzzle (docs/daily.md) decides the board'),
+        ]
+        | None
+    ) = None
+    rows: Side | None = Field(None, json_schema_extra=WITHOUT_SOURCE)
+    cols: Side | None = Field(None, json_schema_extra=WITHOUT_SOURCE)
     closed: Closed = False
     holes: list[Square] | None = Field(
         None,
@@ -48,8 +59,8 @@ class NewGame(Message):
     )
 
     @model_validator(mode="after")
-    def _a_board_or_a_puzzle(self) -> NewGame:
-        if self.puzzle is None:
+    def _a_board_a_puzzle_or_the_daily(self) -> NewGame:
+        if self.puzzle is None and self.daily is None:
             for name in ("rows", "cols"):
                 if getattr(self, name) is None:
                     raise refuse("bad-request", "error.bad-request", field=name)
@@ -154,6 +165,32 @@ class LeaderboardQuery(Message):
         return self
 
 
+def _a_date(field: str) -> Any:
+    """A query field holding ``YYYY-MM-DD`` that is a real date, else refused naming it."""
+
+    def check(value: Any) -> Any:
+        try:
+            if isinstance(value, str) and len(value) == 10:
+                return date.fromisoformat(value).isoformat()
+        except ValueError:
+            pass
+        raise refuse("bad-request", "error.bad-request", field=field)
+
+    return Annotated[str, BeforeValidator(check), Field(description="a UTC date, `YYYY-MM-DD`")]
+
+
+class DailyQuery(Message):
+    """``GET /api/leaderboard?daily=YYYY-MM-DD``: one date's daily puzzle."""
+
+    daily: _a_date("daily")
+
+
+class DailyPuzzleQuery(Message):
+    """``GET /api/daily?date=``."""
+
+    date: _a_date("date") | None = Field(None, json_schema_extra={"x-absent": "today (UTC)"})
+
+
 class TheoryQuery(BoardQuery):
     """``GET /api/theory?rows=&cols=&closed=&row=&col=``: ``row`` and ``col`` together or not
     at all, on the board."""
@@ -184,6 +221,8 @@ BODIES: dict[str, type[Message]] = {
     "POST /api/games/<id>/undo": Undo,
     "POST /api/games/<id>/score": Score,
     "GET /api/leaderboard": LeaderboardQuery,
+    "GET /api/leaderboard?daily=": DailyQuery,
+    "GET /api/daily": DailyPuzzleQuery,
     "GET /api/theory": TheoryQuery,
 }
 ERRORS = {  # code: (HTTP status, when)
@@ -206,6 +245,7 @@ ERRORS = {  # code: (HTTP status, when)
         "a name that is empty, longer than 24 characters or holds control characters",
     ),
     "unknown-game": (404, "no game has this id"),
+    "unknown-replay": (404, "no replay has this id"),
     "not-found": (404, "no such `/api/` route"),
     "method-not-allowed": (405, "a method the route does not take"),
     "illegal-move": (
@@ -215,7 +255,7 @@ ERRORS = {  # code: (HTTP status, when)
     ),
     "game-over": (409, "a move, undo, restart or hint in a won game"),
     "bad-undo": (409, "an undo beyond the knight's placement (`count` < 1 or > moves made)"),
-    "not-won": (409, "a score for a game the server did not see won"),
+    "not-won": (409, "a score or a replay for a game the server did not see won"),
     "already-submitted": (409, "a second score for the same game"),
     "conflict": (
         409,

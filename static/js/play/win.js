@@ -3,6 +3,7 @@
 
 import { Replay } from "../board/replay.js";
 import { formatTime, t } from "../core/i18n.js";
+import { shareApi } from "../share/api.js";
 import { api } from "./api.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -17,6 +18,7 @@ export class WinScreen {
     this.replay = new Replay($("#replay"));
     this.game = null;
     $("#replay-again").addEventListener("click", () => this.game && this.replay.play(this.game));
+    $("#share-replay").addEventListener("click", () => this.share());
     this.dialog.addEventListener("close", () => this.replay.stop());
     this.form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -43,8 +45,22 @@ export class WinScreen {
     if (this.dialog.open) this.dialog.close();
   }
 
+  /** Ask the server for the won game's public replay link and show it. */
+  async share() {
+    const link = $("#share-link");
+    try {
+      const { url } = await shareApi.replay(this.game.id);
+      link.href = url;
+      link.textContent = new URL(url, location.href).href;
+      link.hidden = false;
+    } catch (err) {
+      this.result.textContent = err.message;
+    }
+  }
+
   show(game) {
     this.game = game;
+    $("#share-link").hidden = true;
     const mode = t(game.closed ? "ui.mode.closed" : "ui.mode.open");
     $("#win-board").textContent = `${game.rows}×${game.cols} · ${mode}`;
     $("#win-time").textContent = formatTime(game.elapsed);

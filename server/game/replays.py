@@ -1,0 +1,78 @@
+"""Replay links: a won game shared under a public id of its own.
+
+The game's id is the secret key that lets its owner play on; a replay id only reads the
+finished tour, so sharing one never hands over the game.  Sharing is idempotent: the
+same game always answers the same replay id.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from ..engine.shape import Puzzle, Shape
+from .models import Game, Replay, db
+from .rules import RuleError
+from .service import _fetch, _to_state
+
+REPLAY_ID_BYTES = 9  # 12 characters of base64url, 72 random bits
+MAX_REPLAY_ID = 16
+
+
+def share(game_id: str) -> tuple[str, bool]:
+    """The replay id of a won game, and whether it was made now; RuleError otherwise."""
+    game = _fetch(game_id)
+    if not _to_state(game).won:
+        raise RuleError("not-won", "replay")
+    existing = _replay_of(game.id)
+    if existing is not None:
+        return existing, False
+    replay = Replay(id=secrets.token_urlsafe(REPLAY_ID_BYTES), game_id=game.id)
+    db.session.add(replay)
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same game shared twice at once: the first one stands
+        db.session.rollback()
+        return _replay_of(game.id), False
+    return replay.id, True
+
+
+def _replay_of(game_id: str) -> str | None:
+    return db.session.scalar(select(Replay.id).where(Replay.game_id == game_id))
+
+
+def replay(replay_id: str) -> dict:
+    """The shared tour: board, mode, path and figures; never the game's id."""
+    found = db.session.get(Replay, replay_id) if len(replay_id) <= MAX_REPLAY_ID else None
+    if found is None:
+        raise RuleError("unknown-replay")
+    game = db.session.get(Game, found.game_id)
+    state = _to_state(game)
+    cols = state.cols
+
+    def cell(sq: int) -> list[int]:
+        return list(divmod(sq, cols))
+
+    puzzle = Puzzle(Shape(state.rows, cols, state.holes), state.closed, state.start)
+    return {
+        "id": found.id,
+        "rows": state.rows,
+        "cols": cols,
+        "closed": state.closed,
+        "holes": [cell(sq) for sq in sorted(state.holes)],
+        "start": cell(state.path[0]),
+        "fixed_start": cell(state.start) if state.start is not None else None,
+        "puzzle": puzzle.code,
+        "path": [cell(sq) for sq in state.path],
+        "returned": state.returned,
+        "status": "won",
+        "moves": state.moves,
+        "seconds": state.elapsed(0),
+        "hints": state.hints,
+        "undos": state.undos,
+        "daily": game.daily,
+        "level": game.level,
+        "created_at": found.created_at.isoformat(),
+    }

@@ -1,0 +1,1 @@
+"""Sharing a tour: replay pictures as SVG and PNG, and printable worksheets."""
