@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from ..engine.board import Board
 from ..engine.hints import hint
-from ..engine.theory import closed_tour_verdict, open_start_squares, tour_verdict
+from ..engine.theory import Verdict, closed_tour_verdict, open_start_squares, tour_verdict
 
 MIN_SIDE, MAX_SIDE = 3, 20
 CHECK_SECONDS = 0.5  # look-ahead per move for the early warning
@@ -42,9 +42,9 @@ class RuleError(Exception):
 
 
 @lru_cache(maxsize=64)
-def board_for(rows: int, cols: int) -> Board:
+def board_for(rows: int, cols: int, holes: frozenset[int] = frozenset()) -> Board:
     """Boards are immutable; sharing them shares their neighbour tables."""
-    return Board(rows, cols)
+    return Board(rows, cols, holes)
 
 
 @dataclass
@@ -61,10 +61,12 @@ class GameState:
     good_until: int = 0  # longest prefix length proven completable
     dead_from: int | None = None  # shortest prefix length proven dead
     dead: dict | None = None  # {"code", "reason", "params", "undo"} when the position is dead
+    holes: frozenset[int] = frozenset()  # squares the board does not have
+    start: int | None = None  # the fixed start square, or None: the player picks it
 
     @property
     def board(self) -> Board:
-        return board_for(self.rows, self.cols)
+        return board_for(self.rows, self.cols, frozenset(self.holes))
 
     @property
     def won(self) -> bool:
@@ -85,7 +87,7 @@ class GameState:
         """Squares the knight may go to now (every square before it is placed)."""
         board = self.board
         if not self.path:
-            return list(board.squares())
+            return [self.start] if self.start is not None else list(board.squares())
         if self.won:
             return []
         last = self.path[-1]
@@ -112,13 +114,28 @@ class GameState:
     def feasible(self):
         """Theory's verdict for this board and mode, from the start square once placed."""
         start = self.path[0] if self.path else None
+        if self.holes:  # theory speaks of plain rectangles; a shape is decided by search
+            return Verdict(True, None, None, {"rows": self.rows, "cols": self.cols})
         return tour_verdict(self.rows, self.cols, closed=self.closed, start=start)
 
 
-def new_game(rows: int, cols: int, closed: bool) -> GameState:
+def new_game(
+    rows: int,
+    cols: int,
+    closed: bool,
+    *,
+    holes: frozenset[int] = frozenset(),
+    start: int | None = None,
+) -> GameState:
     if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
         raise RuleError("bad-board", rows=rows, cols=cols)
-    return GameState(rows, cols, closed)
+    area = rows * cols
+    holes = frozenset(holes)
+    if any(not 0 <= sq < area for sq in holes) or len(holes) >= area:
+        raise RuleError("bad-board", rows=rows, cols=cols)
+    if start is not None and (not 0 <= start < area or start in holes):
+        raise RuleError("bad-board", rows=rows, cols=cols)
+    return GameState(rows, cols, closed, holes=holes, start=start)
 
 
 def move(state: GameState, row: int, col: int, now: float, *, check=CHECK_SECONDS) -> None:
@@ -129,7 +146,11 @@ def move(state: GameState, row: int, col: int, now: float, *, check=CHECK_SECOND
     if not (0 <= row < state.rows and 0 <= col < state.cols):
         raise RuleError("illegal-move", "off-board")
     sq = board.square(row, col)
+    if sq in board.blocked:
+        raise RuleError("illegal-move", "hole", square=board.name(sq))
     if not state.path:
+        if state.start is not None and sq != state.start:
+            raise RuleError("illegal-move", "fixed-start", square=board.name(state.start))
         _place(state, sq, now, check)
         return
     last, start = state.path[-1], state.path[0]
@@ -157,12 +178,17 @@ def random_first_move(state: GameState, now: float, *, rng=None, check=CHECK_SEC
     """Place the knight on a random square from which theory does not rule a tour out."""
     if state.path:
         raise RuleError("illegal-move", "random-later")
+    if state.start is not None:
+        _place(state, state.start, now, check)
+        return
     rng = rng or random.SystemRandom()
     _place(state, rng.choice(_hopeful_starts(state) or list(state.board.squares())), now, check)
 
 
 def _hopeful_starts(state: GameState) -> list[int]:
     """Start squares from which theory does not rule a tour out."""
+    if state.holes:  # theory speaks of plain rectangles only
+        return list(state.board.squares())
     if state.closed:  # a closed tour passes every square: the start does not matter
         feasible = closed_tour_verdict(state.rows, state.cols)
         return list(state.board.squares()) if feasible else []

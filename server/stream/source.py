@@ -30,7 +30,7 @@ def open_events(spec: RunSpec) -> Iterator:
     if spec.algorithm == "construct":
         return _construction(spec)
     return search_events(
-        Board(spec.rows, spec.cols),
+        Board(spec.rows, spec.cols, spec.holes),
         spec.start,
         closed=spec.closed,
         ordering=spec.algorithm,

@@ -57,6 +57,7 @@ class Demo:
     pruning: bool
     node_budget: int
     time_limit: float  # seconds of computing, in all
+    holes: frozenset[int] = frozenset()  # squares the board does not have
 
     @property
     def counts(self) -> bool:
@@ -96,7 +97,7 @@ class Timeline:
 
     def __init__(self, demo: Demo, checkpoints: Iterable[WalkerState] = ()) -> None:
         self.demo = demo
-        self.board = Board(demo.rows, demo.cols)
+        self.board = Board(demo.rows, demo.cols, demo.holes)
         self._lock = threading.RLock()
         self.spacing = FIRST_SPACING
         self._states: list[WalkerState] = sorted(checkpoints, key=lambda s: s.index)

@@ -52,7 +52,7 @@ def load_game(game_id: str) -> GameInfo | None:
         state = load(game_id).state
     except RuleError:
         return None
-    return GameInfo(state.rows, state.cols, state.closed, tuple(state.path))
+    return GameInfo(state.rows, state.cols, state.closed, tuple(state.path), state.holes)
 
 
 class WatchNamespace(AnsweringNamespace):
@@ -155,6 +155,7 @@ def timeline_of(spec: RunSpec) -> Timeline:
             pruning=spec.pruning,
             node_budget=spec.node_budget,
             time_limit=spec.time_limit,
+            holes=spec.holes,
         )
     )
 
@@ -167,6 +168,7 @@ def start_ack(spec: RunSpec) -> dict:
         "rows": spec.rows,
         "cols": spec.cols,
         "start": spec.start,
+        "holes": sorted(spec.holes),
         "prefix": root_prefix(spec),
         "algorithm": spec.algorithm,
         "closed": spec.closed,

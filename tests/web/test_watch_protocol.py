@@ -87,6 +87,7 @@ def test_replay_equals_the_engine_stream_and_solve(clients):
         "rows": 5,
         "cols": 5,
         "start": 0,
+        "holes": [],
         "prefix": [],
         "algorithm": "seed",
         "closed": False,
