@@ -37,7 +37,13 @@ test("puzzles carry the mode and the fixed start; a bare shape has neither", () 
     closed: false,
     start: 0,
   });
-  assert.deepEqual(parsePuzzle("6x6.c"), { rows: 6, cols: 6, holes: [], closed: true, start: null });
+  assert.deepEqual(parsePuzzle("6x6.c"), {
+    rows: 6,
+    cols: 6,
+    holes: [],
+    closed: true,
+    start: null,
+  });
   assert.deepEqual(parsePuzzle("../.#").holes, [3]);
   assert.equal(parsePuzzle("../.#").closed, null);
 });
@@ -57,6 +63,10 @@ test("bad texts are refused with the server's codes", () => {
     ["5x5.o.f1", "start-off-board"],
   ];
   for (const [text, code] of refusals) {
-    assert.throws(() => parsePuzzle(text), (err) => err.code === code, text);
+    assert.throws(
+      () => parsePuzzle(text),
+      (err) => err.code === code,
+      text,
+    );
   }
 });

@@ -8,7 +8,7 @@
 //   ..#./..../....      art: rows of . (open) and # (a hole), separated by /
 //   <shape>.o | .c      a puzzle: open or closed, then .<start name> when the start is fixed
 
-import { parseSquare } from "./squares.js";
+import { parseSquare, squareName } from "./squares.js";
 
 export const MAX_SHAPE_SIDE = 20;
 const MAX_CODE_LENGTH = 500;
@@ -73,6 +73,13 @@ function fromMask(rows, cols, mask) {
     }
   }
   return checked(rows, cols, holes);
+}
+
+/** A shape as people write it: `6x6` or `6x6:a1,c3` (holes by name), which parseShape reads. */
+export function shapeText(rows, cols, holes = []) {
+  if (!holes.length) return `${rows}x${cols}`;
+  const names = [...holes].sort((a, b) => a - b);
+  return `${rows}x${cols}:${names.map((sq) => squareName(Math.floor(sq / cols), sq % cols, rows)).join(",")}`;
 }
 
 /** A shape ({rows, cols, holes: sorted squares}) from its code, names or art. */
