@@ -11,16 +11,17 @@ handlers in server/web/class_socket.py.  A field missing or of the wrong type is
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, Strict, field_validator, model_validator
 
+from ..engine.shape import MAX_CODE_LENGTH, Puzzle, Shape, ShapeError, parse_puzzle
 from ..game.rules import MAX_SIDE as PUZZLE_MAX_SIDE
 from ..game.rules import MIN_SIDE as PUZZLE_MIN_SIDE
 from ..game.rules import RuleError
 from ..game.service import NAME_MAX, clean_name
 from ..lesson.chapters import CHAPTERS
-from ..stream.spec import Algorithm, Closed, Pruning, Side, check_board
+from ..stream.spec import Algorithm, Closed, Holes, Pruning, Side, check_board, check_holes
 from ..validation import Message, Square, error_codes, flag, refuse, refused, whole
 
 CODE_MAX = 32  # a typed code, before spaces and dashes are dropped
@@ -85,15 +86,19 @@ class SettingsMessage(Message):
     start: Square = Field(
         json_schema_extra={"x-error": "bad-board", "description": "[row, col], on the board"}
     )
+    holes: Holes | None = Field(None, json_schema_extra={"x-absent": "no holes"})
 
     @model_validator(mode="after")
     def _on_the_board(self) -> SettingsMessage:
-        check_board(self.algorithm, self.rows, self.cols, self.closed, self.start)
+        check_board(self.algorithm, self.rows, self.cols, self.closed, self.start, self.holes)
         return self
 
     def settings(self) -> dict:
-        """The demo settings as a room stores them."""
-        return self.model_dump(exclude={"seq"})
+        """The demo settings as a room stores them (``holes`` only when there are some)."""
+        settings = self.model_dump(exclude={"seq", "holes"})
+        if self.holes:
+            settings["holes"] = sorted(self.holes)
+        return settings
 
 
 class ControlMessage(Message):
@@ -113,20 +118,83 @@ class ControlMessage(Message):
     ) = None
 
 
-class PuzzleMessage(Message):
-    """``puzzle``: the class puzzle, within the Play page's rules (``null`` takes it back)."""
+PuzzleCode = Annotated[
+    str,
+    Strict(),
+    Field(
+        max_length=MAX_CODE_LENGTH,
+        description="a puzzle code (server/engine/shape.py, e.g. `6x6~IAAAAAA.c.a1`); it"
+        " decides `rows`, `cols`, `closed`, `start` and `holes`",
+        json_schema_extra={"x-error": "bad-puzzle"},
+    ),
+    refused("bad-puzzle", "class.error.bad-puzzle.code", always=True),
+]
 
+
+class PuzzleMessage(Message):
+    """``puzzle``: the class puzzle, within the Play page's rules (``null`` takes it back).
+
+    Either the fields, or ``puzzle``: a puzzle code (a shape with holes, open or closed,
+    a fixed start or a free one) that decides them all.
+    """
+
+    puzzle: PuzzleCode | None = Field(None, json_schema_extra={"x-absent": "the fields decide"})
     rows: PuzzleSide
     cols: PuzzleSide
     closed: Closed
-    start: Square = Field(json_schema_extra={"description": "[row, col], on the board"})
+    start: Square | None = Field(
+        json_schema_extra={
+            "description": "[row, col], on the board; null: each student picks the start",
+            "x-absent": "required (null allowed)",
+        }
+    )
+    holes: Holes | None = Field(None, json_schema_extra={"x-absent": "no holes"})
+
+    @model_validator(mode="before")
+    @classmethod
+    def _code_decides(cls, payload: Any) -> Any:
+        """A puzzle code is parsed into the fields (the payload's own are ignored)."""
+        if not isinstance(payload, dict) or not isinstance(payload.get("puzzle"), str):
+            return payload
+        code = payload["puzzle"]
+        try:
+            puzzle = parse_puzzle(code[: MAX_CODE_LENGTH + 1])
+        except ShapeError as err:
+            raise refuse("bad-puzzle", f"class.error.bad-puzzle.{err.code}", **err.params) from None
+        shape = puzzle.shape
+        return {
+            "puzzle": code,
+            "rows": shape.rows,
+            "cols": shape.cols,
+            "closed": puzzle.closed,
+            "start": None if puzzle.start is None else list(divmod(puzzle.start, shape.cols)),
+            "holes": sorted(shape.holes),
+        }
 
     @model_validator(mode="after")
     def _on_the_board(self) -> PuzzleMessage:
-        row, col = self.start
-        if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise refuse("bad-request", "class.error.bad-request.field", field="start")
+        start = None
+        if self.start is not None:
+            row, col = self.start
+            if not (0 <= row < self.rows and 0 <= col < self.cols):
+                raise refuse("bad-request", "class.error.bad-request.field", field="start")
+            start = row * self.cols + col
+        check_holes(self.rows, self.cols, self.holes, start)
         return self
+
+    def stored(self) -> dict:
+        """The puzzle as a room keeps it: the fields, the holes and its canonical code."""
+        holes = frozenset(self.holes or ())
+        start = None if self.start is None else self.start[0] * self.cols + self.start[1]
+        code = Puzzle(Shape(self.rows, self.cols, holes), self.closed, start).code
+        return {
+            "rows": self.rows,
+            "cols": self.cols,
+            "closed": self.closed,
+            "start": self.start,
+            "holes": sorted(holes),
+            "code": code,
+        }
 
 
 class LessonMessage(Message):
@@ -290,7 +358,10 @@ ERRORS = {
     " and `state`)",
     "superseded": "a `settings`, `control` or `lesson` whose `seq` is not newer than the last one"
     " applied (with `state`)",
-    "bad-puzzle": "a puzzle's `rows`/`cols` out of range",
+    "bad-puzzle": "a puzzle's `rows`/`cols` out of range, or a `puzzle` code that cannot be"
+    " played (malformed, too big, no open square, a start off the board or on a hole: the"
+    " message says which)",
+    "bad-holes": "`settings` or `puzzle`: `holes` as `/watch`'s `start` refuses them",
     "no-puzzle": "`solve` while there is no puzzle",
     "bad-name": "a `solve` name that is not 1..24 characters of text",
     "full": "the puzzle's attempts (5 per connection, 500 per puzzle) or the process's"

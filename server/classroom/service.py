@@ -208,6 +208,7 @@ def demo_of(room: ClassRoom) -> Demo:
         algorithm=settings["algorithm"],
         closed=settings["closed"],
         pruning=settings["pruning"],
+        holes=frozenset(settings.get("holes", ())),
         node_budget=NODE_BUDGET,
         time_limit=TIME_LIMIT,
     )
@@ -571,7 +572,7 @@ def set_puzzle(room: ClassRoom, payload, at: float) -> dict | None:
     if payload is None:
         room.puzzle = None
     else:
-        puzzle = PuzzleMessage.model_validate(payload).model_dump()
+        puzzle = PuzzleMessage.model_validate(payload).stored()
         room.puzzle_seq += 1
         room.puzzle = json.dumps({**puzzle, "seq": room.puzzle_seq})
     touch(room, at)
@@ -604,9 +605,17 @@ def start_puzzle_game(room: ClassRoom, name: str, at: float) -> dict:
     )
     if entries >= MAX_ENTRIES:
         raise ClassError("full")
-    created = games.create_game(puzzle["rows"], puzzle["cols"], puzzle["closed"])
-    row, col = puzzle["start"]
-    games.change(created.id, lambda state: rules.move(state, row, col, at))
+    start = _start_square(puzzle)
+    created = games.create_game(
+        puzzle["rows"],
+        puzzle["cols"],
+        puzzle["closed"],
+        holes=frozenset(puzzle.get("holes", ())),
+        start=start,
+    )
+    if start is not None:
+        row, col = puzzle["start"]
+        games.change(created.id, lambda state: rules.move(state, row, col, at))
     db.session.add(
         ClassEntry(
             code=room.code,
@@ -635,12 +644,13 @@ def record_solution(room: ClassRoom, game_id: str, at: float) -> dict:
         state = games.load(game_id).state
     except RuleError:
         raise ClassError("unknown-entry") from None
-    row, col = puzzle["start"]
+    start = _start_square(puzzle)
     if (
         not state.won
         or (state.rows, state.cols, state.closed)
         != (puzzle["rows"], puzzle["cols"], puzzle["closed"])
-        or state.path[0] != row * puzzle["cols"] + col
+        or state.holes != frozenset(puzzle.get("holes", ()))
+        or (start is not None and state.path[0] != start)
     ):
         raise ClassError("not-solved")
     finished = state.finished_at if state.finished_at is not None else at
@@ -650,6 +660,14 @@ def record_solution(room: ClassRoom, game_id: str, at: float) -> dict:
     touch(room, at)
     db.session.commit()
     return _entry_json(entry)
+
+
+def _start_square(puzzle: dict) -> int | None:
+    """The puzzle's fixed start as a square; None when each student picks it."""
+    if puzzle.get("start") is None:
+        return None
+    row, col = puzzle["start"]
+    return row * puzzle["cols"] + col
 
 
 def _entry_json(entry: ClassEntry) -> dict:

@@ -79,7 +79,7 @@ class RunSpec:
     time_limit: float
     prefix: tuple[int, ...] = ()  # the game's path, start first; () for a fresh run
     game: str | None = None
-    holes: frozenset[int] = frozenset()  # squares the knight may not stand on
+    holes: frozenset[int] = frozenset()  # squares the board does not have
 
     @property
     def counts(self) -> bool:
@@ -145,6 +145,15 @@ TimeLimit = Annotated[
     Field(gt=0, le=MAX_TIME_LIMIT, description=f"seconds; null: {DEFAULT_TIME_LIMIT:g}"),
     refused("bad-budget", "watch.error.bad-budget.time", max=MAX_TIME_LIMIT),
 ]
+Holes = Annotated[
+    list[Annotated[int, Strict()]],
+    Field(
+        max_length=MAX_SIDE_CONSTRUCT**2,
+        description="squares (row × cols + col) the board does not have; null or []: none",
+        json_schema_extra={"x-error": "bad-holes"},
+    ),
+    refused("bad-holes", "watch.error.bad-holes", always=True),
+]
 GameId = Annotated[
     str,
     Strict(),
@@ -165,11 +174,41 @@ def check_size(algorithm: str, rows: int, cols: int) -> None:
         )
 
 
-def check_board(algorithm: str, rows: int, cols: int, closed: bool, start: list[int]) -> int:
-    """The start square of a demo on this board, or a refusal (``bad-board``).
+def check_holes(rows: int, cols: int, holes: list[int] | None, start: int | None) -> frozenset:
+    """The holes as a set, or a refusal (``bad-holes``): each on the board, none twice,
+    not the start, and at least one open square left."""
+    if not holes:
+        return frozenset()
+    area = rows * cols
+    for square in holes:
+        if not 0 <= square < area:
+            raise refuse(
+                "bad-holes", "watch.error.bad-holes.off-board", square=square, max=area - 1
+            )
+    if len(set(holes)) != len(holes):
+        twice = next(sq for sq in holes if holes.count(sq) > 1)
+        raise refuse("bad-holes", "watch.error.bad-holes.twice", square=twice)
+    if len(holes) >= area:
+        raise refuse("bad-holes", "watch.error.bad-holes.all", max=area - 1)
+    if start is not None and start in holes:
+        raise refuse("bad-holes", "watch.error.bad-holes.start", square=start)
+    return frozenset(holes)
+
+
+def check_board(
+    algorithm: str,
+    rows: int,
+    cols: int,
+    closed: bool,
+    start: list[int],
+    holes: list[int] | None = None,
+) -> int:
+    """The start square of a demo on this board, or a refusal (``bad-board``, ``bad-holes``).
 
     The construction is refused where theory proves there is no tour (it would have
-    nothing to stream); the searches run anywhere: watching one exhaust is the lesson.
+    nothing to stream) and on a board with holes (it builds rectangles only); the
+    searches run anywhere: watching one exhaust is the lesson.  Theory's verdict speaks
+    of plain rectangles only, so a shape is never refused for lacking a tour.
     """
     check_size(algorithm, rows, cols)
     row, col = start
@@ -178,6 +217,8 @@ def check_board(algorithm: str, rows: int, cols: int, closed: bool, start: list[
             "bad-board", "watch.error.bad-board.start", row=row, col=col, rows=rows, cols=cols
         )
     square = row * cols + col
+    if check_holes(rows, cols, holes, square) and algorithm == "construct":
+        raise refuse("bad-holes", "watch.error.bad-holes.construct")
     if algorithm == "construct":
         verdict = tour_verdict(rows, cols, closed=closed, start=square)
         if not verdict:
@@ -189,24 +230,6 @@ def check_board(algorithm: str, rows: int, cols: int, closed: bool, start: list[
                 reason_params=dict(verdict.params),
             )
     return square
-
-
-def check_holes(algorithm: str, rows: int, cols: int, start: int, holes: list[int]) -> frozenset:
-    """The holes of a fresh run: squares on the board, not the start, no duplicates
-    (``bad-board``); the construction knows only rectangles."""
-    if not holes:
-        return frozenset()
-    if algorithm == "construct":
-        raise refuse("bad-board", "watch.error.bad-board.holes-construct")
-    area = rows * cols
-    for square in holes:
-        if not 0 <= square < area or square == start:
-            raise refuse("bad-board", "watch.error.bad-board.holes", square=square)
-    if len(set(holes)) != len(holes):
-        raise refuse("bad-board", "watch.error.bad-board.holes-twice")
-    if len(holes) >= area:
-        raise refuse("bad-board", "watch.error.bad-board.holes", square=holes[-1])
-    return frozenset(holes)
 
 
 # -- messages -----------------------------------------------------------------------------
@@ -232,15 +255,8 @@ class StartMessage(Message):
             "description": "[row, col], on the board",
         },
     )
-    holes: list[Annotated[int, Strict()]] | None = Field(
-        None,
-        max_length=MAX_SIDE_CONSTRUCT * MAX_SIDE_CONSTRUCT,
-        json_schema_extra={
-            "x-absent": "none (with `game`: the game's)",
-            "x-error": "bad-board",
-            "description": "squares `row * cols + col` the knight may not stand on: on the"
-            " board, not the start, no duplicates; not with `construct`",
-        },
+    holes: Holes | None = Field(
+        None, json_schema_extra={"x-absent": "no holes; ignored with `game` (which decides it)"}
     )
     _spec: RunSpec = PrivateAttr()
 
@@ -249,9 +265,8 @@ class StartMessage(Message):
     def _game_decides_the_board(cls, payload: Any) -> Any:
         """With ``game``, the stored game's board and mode are used, the payload's ignored."""
         if isinstance(payload, dict) and payload.get("game") is not None:
-            return {
-                k: v for k, v in payload.items() if k not in ("rows", "cols", "closed", "holes")
-            }
+            ignored = ("rows", "cols", "closed", "holes")
+            return {k: v for k, v in payload.items() if k not in ignored}
         return payload
 
     @model_validator(mode="after")
@@ -267,7 +282,7 @@ class StartMessage(Message):
             holes = frozenset(game.holes)
             if self.algorithm == "construct" and prefix:
                 raise refuse("bad-request", "watch.error.bad-request.construct-game")
-            if any(not 0 <= square < rows * cols for square in prefix):
+            if any(not 0 <= square < rows * cols or square in holes for square in prefix):
                 raise refuse("unknown-game", "watch.error.unknown-game")  # unusable
         else:
             for name in ("rows", "cols", "closed"):
@@ -277,11 +292,9 @@ class StartMessage(Message):
             check_size(self.algorithm, rows, cols)
             start = prefix[0]
         else:
-            start = check_board(self.algorithm, rows, cols, closed, _require(self, "start"))
-            if self.game is None:
-                holes = check_holes(self.algorithm, rows, cols, start, self.holes or [])
-            elif start in holes:
-                raise refuse("bad-board", "watch.error.bad-board.holes", square=start)
+            given = sorted(holes) if self.game is not None else self.holes  # a game's own
+            start = check_board(self.algorithm, rows, cols, closed, _require(self, "start"), given)
+            holes = frozenset(given or ())
         budget = DEFAULT_NODE_BUDGET if self.node_budget is None else self.node_budget
         seconds = DEFAULT_TIME_LIMIT if self.time_limit is None else self.time_limit
         self._spec = RunSpec(
@@ -358,8 +371,10 @@ ERRORS = {
     "unknown-algorithm": "`algorithm` is none of " + ", ".join(f"`{a}`" for a in ALGORITHMS),
     "bad-board": f"`rows`/`cols` out of {MIN_SIDE}..{MAX_SIDE} ({MAX_SIDE_CONSTRUCT} for"
     " `construct`), `start` off the board, or `construct` on a board where theory proves"
-    " there is no tour (the message says why); a hole off the board, on the start or given"
-    " twice, or holes with `construct`",
+    " there is no tour (the message says why)",
+    "bad-holes": "`holes` not a list of squares, a hole off the board, twice, on the start,"
+    " no open square left, or `construct` asked for a board with holes (it builds"
+    " rectangles only)",
     "bad-budget": "`node_budget` or `time_limit` out of its range",
     "too-many-runs": "the connection's, the client address's or the server's runs are all"
     " taken (see Limits)",

@@ -57,7 +57,7 @@ class Demo:
     pruning: bool
     node_budget: int
     time_limit: float  # seconds of computing, in all
-    holes: frozenset[int] = frozenset()  # squares the knight may not stand on
+    holes: frozenset[int] = frozenset()  # squares the board does not have
 
     @property
     def counts(self) -> bool:

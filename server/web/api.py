@@ -153,6 +153,8 @@ def _state_json(loaded: service.Loaded) -> dict:
         "rows": state.rows,
         "cols": cols,
         "closed": state.closed,
+        "holes": [cell(sq) for sq in sorted(state.holes)],
+        "fixed_start": cell(state.start) if state.start is not None else None,
         "status": state.status,
         "message": _message(state, lang),
         "start": cell(state.path[0]) if state.path else None,

@@ -6,6 +6,8 @@
   server, never in a log or a Referer); the page keeps it in the browser and drops it
   from the address bar;
 * ``GET /class/<code>/teach`` — the teacher's page (it needs the token to control);
+  ``?puzzle=<puzzle code>`` (the editor's "hand to the class", kept through ``/class/new``)
+  fills in the class puzzle, handed out with one click;
 * ``GET /class/<code>`` — the students' page (phone first);
 * ``GET /class/<code>/qr.svg`` — a QR code of the students' link (segno, SVG).
 
@@ -22,6 +24,7 @@ from flask_limiter import RateLimitExceeded
 
 from ..classroom import service
 from ..classroom.service import ClassError
+from ..engine.shape import MAX_CODE_LENGTH
 from ..i18n import request_lang, text
 from ..lesson.chapters import CHAPTERS
 from ..serving import is_loopback_url
@@ -67,9 +70,15 @@ def join():
     return render_template("class_join.html", error=False, code="")
 
 
+def _puzzle_arg(values) -> str | None:
+    """A puzzle code to hand the new class (the editor's link); the teacher page checks it."""
+    code = (values.get("puzzle") or "").strip()
+    return code[:MAX_CODE_LENGTH] or None
+
+
 @bp.get("/new")
 def new():
-    return render_template("class_new.html", error=None)
+    return render_template("class_new.html", error=None, puzzle=_puzzle_arg(request.args))
 
 
 @bp.errorhandler(RateLimitExceeded)
@@ -77,7 +86,8 @@ def too_many(err: RateLimitExceeded):
     """The "open a class" page again, saying how long to wait."""
     seconds = retry_after()
     message = text("class.error.rate-limited", request_lang(), {"seconds": seconds})
-    response = current_app.make_response((render_template("class_new.html", error=message), 429))
+    page = render_template("class_new.html", error=message, puzzle=_puzzle_arg(request.form))
+    response = current_app.make_response((page, 429))
     response.headers["Retry-After"] = str(seconds)
     return response
 
@@ -92,7 +102,9 @@ def open_room():
     if _cross_origin():  # refused, and not counted: another site cannot use up the allowance
         abort(403)
     opened = service.open_room(ttl=_ttl())
-    target = url_for("classroom.teacher", code=opened.code) + f"#token={opened.token}"
+    puzzle = _puzzle_arg(request.form)
+    target = url_for("classroom.teacher", code=opened.code, puzzle=puzzle)
+    target += f"#token={opened.token}"
     response = redirect(target, 303)
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -285,7 +285,15 @@ def test_the_class_puzzle_and_its_leaderboard(ctx):
         service.start_puzzle_game(room, "Ann", T0)
     assert err.value.code == "no-puzzle"
     puzzle = service.set_puzzle(room, {"rows": 5, "cols": 5, "closed": False, "start": [4, 0]}, T0)
-    assert puzzle == {"rows": 5, "cols": 5, "closed": False, "start": [4, 0], "seq": 1}
+    assert puzzle == {
+        "rows": 5,
+        "cols": 5,
+        "closed": False,
+        "start": [4, 0],
+        "holes": [],
+        "code": "5x5.o.a1",
+        "seq": 1,
+    }
     ann = service.start_puzzle_game(room, " Ann ", T0 + 1)
     bob = service.start_puzzle_game(room, "Bob", T0 + 2)
     assert ann["name"] == "Ann"

@@ -193,18 +193,16 @@ def test_holes_of_a_fresh_run():
     assert spec.holes == {0, 13, 29} and spec.start == 8
     assert start(holes=[], algorithm="construct", rows=6, cols=6).holes == frozenset()
     for holes, key in (
-        ([30], "watch.error.bad-board.holes"),  # off the 5x6 board
-        ([-1], "watch.error.bad-board.holes"),
-        ([8], "watch.error.bad-board.holes"),  # the start
-        ([3, 3], "watch.error.bad-board.holes-twice"),
+        ([30], "watch.error.bad-holes.off-board"),  # off the 5x6 board
+        ([-1], "watch.error.bad-holes.off-board"),
+        ([8], "watch.error.bad-holes.start"),  # the start
+        ([3, 3], "watch.error.bad-holes.twice"),
     ):
-        assert refused("bad-board", parse_start, payload_with(holes=holes)).key == key
+        assert refused("bad-holes", parse_start, payload_with(holes=holes)).key == key
     construct = payload_with(holes=[0], algorithm="construct", rows=6, cols=6)
-    assert (
-        refused("bad-board", parse_start, construct).key == "watch.error.bad-board.holes-construct"
-    )
+    assert refused("bad-holes", parse_start, construct).key == "watch.error.bad-holes.construct"
     for bad in ("0", [0.0], [True], [[0, 1]], 3):
-        refused("bad-request", parse_start, payload_with(holes=bad))
+        refused("bad-holes", parse_start, payload_with(holes=bad))
 
 
 def test_a_game_brings_its_holes():
@@ -216,8 +214,8 @@ def test_a_game_brings_its_holes():
     spec = parse_start({**payload, "game": "h", "holes": [3]}, games.get)  # the payload's: ignored
     assert spec.holes == {12} and spec.prefix == (1, 10)
     assert parse_start({**payload, "game": "h0", "start": [0, 0]}, games.get).holes == {12}
-    err = refused("bad-board", parse_start, {**payload, "game": "h0", "start": [2, 2]}, games.get)
-    assert err.key == "watch.error.bad-board.holes"
+    err = refused("bad-holes", parse_start, {**payload, "game": "h0", "start": [2, 2]}, games.get)
+    assert err.key == "watch.error.bad-holes.start"
 
 
 def test_seek():

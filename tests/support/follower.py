@@ -123,7 +123,7 @@ def reference(settings: dict, index: int) -> Standing:
     rows, cols = settings["rows"], settings["cols"]
     row, col = settings["start"]
     walker = Walker(
-        Board(rows, cols),
+        Board(rows, cols, settings.get("holes", ())),
         row * cols + col,
         algorithm=settings["algorithm"],
         closed=settings["closed"],

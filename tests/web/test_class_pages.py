@@ -106,3 +106,22 @@ def test_a_cross_origin_post_is_refused_without_using_up_the_allowance(tmp_path)
         assert foreign.status_code == 403
     open_room(client)  # the one room this address may open
     assert client.post("/class/new").status_code == 429
+
+
+def test_a_puzzle_code_goes_through_opening_a_class_to_the_teacher_page(tmp_path):
+    """The editor's link ``/class/new?puzzle=<code>``: the code survives the POST that opens
+    the room and reaches the teacher page's address (its puzzle field reads it there)."""
+    client = make_app(tmp_path).test_client()
+    code = "6x6~IAAAAAA.c.a1"
+    page = client.get(f"/class/new?lang=en&puzzle={code}").get_data(as_text=True)
+    assert f'name="puzzle" value="{code}"' in page and "will be ready" in page
+    assert 'name="puzzle"' not in client.get("/class/new").get_data(as_text=True)
+    response = client.post("/class/new", data={"puzzle": code})
+    assert response.status_code == 303
+    location = response.headers["Location"]
+    assert re.fullmatch(
+        r"/class/[A-Z2-9]{6}/teach\?puzzle=6x6~IAAAAAA\.c\.a1#token=[\w-]+", location
+    )
+    hostile = client.post("/class/new", data={"puzzle": '"><script>' + "x" * 900})
+    assert "<script>" not in hostile.headers["Location"]  # quoted, and cut to 500 characters
+    assert len(hostile.headers["Location"]) < 700

@@ -459,8 +459,9 @@ def test_a_solved_puzzle_reaches_the_teachers_leaderboard(live, members):
 
     puzzle = {"rows": 5, "cols": 5, "closed": False, "start": [4, 0]}
     answer = teacher.call("puzzle", puzzle)
-    assert answer["puzzle"] == {**puzzle, "seq": 1}
-    assert wait_until(lambda: alice.got("puzzle") == [{"puzzle": {**puzzle, "seq": 1}}])
+    stored = {**puzzle, "holes": [], "code": "5x5.o.a1", "seq": 1}
+    assert answer["puzzle"] == stored
+    assert wait_until(lambda: alice.got("puzzle") == [{"puzzle": stored}])
 
     got = alice.call("solve", {"name": "  <b>Alice</b>  "})
     assert got["ok"] and got["name"] == "<b>Alice</b>"  # kept as text, trimmed

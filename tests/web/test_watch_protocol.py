@@ -232,7 +232,7 @@ def test_a_fresh_run_with_holes(clients):
     assert done["status"] == "found"
     assert_tour(5, 5, done["tour"], blocked={12})
     err = client.start(small("fh2", holes=[0]))
-    assert not err["ok"] and err["error"]["code"] == "bad-board"
+    assert not err["ok"] and err["error"]["code"] == "bad-holes"
 
 
 def test_ack_arrives_before_the_first_batch(clients):

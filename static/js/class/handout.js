@@ -20,10 +20,19 @@ export class Handout {
       this.handOut();
     });
     $("#c-puzzle-clear").addEventListener("click", () => this.takeBack());
+    // the editor's "hand to the class" link: /class/<code>/teach?puzzle=<puzzle code>
+    const given = new URLSearchParams(location.search).get("puzzle");
+    if (given) this.form.elements.code.value = given;
   }
 
   async handOut() {
     const data = new FormData(this.form);
+    const code = String(data.get("code") || "").trim();
+    if (code) {
+      this._problem("");
+      this._answer(await this.call("puzzle", { puzzle: code }));
+      return;
+    }
     const limit = boardLimits().play;
     const rows = clampSide(data.get("rows"), limit, 6);
     const cols = clampSide(data.get("cols"), limit, 6);
@@ -39,6 +48,10 @@ export class Handout {
       closed: data.get("tour") === "closed",
       start,
     });
+    this._answer(ack);
+  }
+
+  _answer(ack) {
     if (!ack.ok) {
       this._problem(ack.error?.message);
       return;

@@ -14,14 +14,15 @@ import { api } from "../play/api.js";
 
 const NAME_KEY = "class-name";
 
-/** The puzzle in words: "5×5 open tour from a1". */
+/** The puzzle in words: "5×5 open tour from a1", "… any start", "…, 2 holes". */
 export function puzzleText(puzzle) {
-  const [row, col] = puzzle.start;
-  return t(puzzle.closed ? "class.ui.puzzle.closed" : "class.ui.puzzle.open", {
-    rows: puzzle.rows,
-    cols: puzzle.cols,
-    square: squareName(row, col, puzzle.rows),
-  });
+  const mode = puzzle.closed ? "class.ui.puzzle.closed" : "class.ui.puzzle.open";
+  const params = { rows: puzzle.rows, cols: puzzle.cols };
+  const text = puzzle.start
+    ? t(mode, { ...params, square: squareName(puzzle.start[0], puzzle.start[1], puzzle.rows) })
+    : t(`${mode}.free`, params);
+  const holes = puzzle.holes?.length ?? 0;
+  return holes ? `${text}${t("class.ui.puzzle.holes", { count: holes })}` : text;
 }
 
 export class PuzzlePlay {

@@ -11,11 +11,13 @@
 import { formatNumber, t } from "../core/i18n.js";
 import { startLanguage } from "../core/language.js";
 import { bindProjector } from "../core/projector.js";
+import { MAX_SHAPE_SIDE } from "../core/shape.js";
 import { nameOf } from "../core/squares.js";
 import { exposeForTests } from "../core/test-hook.js";
 import { Lane } from "../watch/lane.js";
 import {
   fillBoardForm,
+  followShape,
   followSize,
   laneSettings,
   readBoardForm,
@@ -120,6 +122,11 @@ function preview() {
   showStart();
 }
 
+/** Why the demo's shape field cannot be read (the class puzzle's words: the same codes). */
+function shapeProblem(code) {
+  return code ? t(`class.error.bad-puzzle.${code}`, { max: MAX_SHAPE_SIDE, start: "" }) : "";
+}
+
 // ---------------------------------------------------------------- the room
 function showError(message) {
   errorBox.textContent = message || "";
@@ -132,6 +139,10 @@ async function showDemo() {
   showError("");
   try {
     const next = readForm();
+    if (next.shapeError) {
+      showError(shapeProblem(next.shapeError));
+      return;
+    }
     const ack = await controls.settings(runParams(next));
     if (!ack?.ok) {
       showError(ack?.error?.message);
@@ -210,12 +221,19 @@ form.addEventListener("submit", (event) => {
 });
 
 form.addEventListener("change", (event) => {
+  if (event.target.name === "preset" && form.elements.shape.value) {
+    form.elements.shape.value = ""; // a preset is a plain rectangle
+    followShape(form);
+  }
+  if (event.target.name === "shape") followShape(form);
   followSize(form, event.target);
   preview();
+  showError(shapeProblem(settings.shapeError));
 });
 
 lane.board.onSquare = (sq) => {
   if (page.dataset.phase !== "setup" || !settings) return;
+  if (settings.holes?.includes(sq)) return; // a hole is no square to start from
   settings.start = sq;
   lane.setStart(sq);
   showStart();

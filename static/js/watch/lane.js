@@ -3,7 +3,7 @@
 // lane has no stream of its own: it shows the player the room's follower keeps (`show`).
 
 import { Board } from "../board/board.js";
-import { markSearch, onward, setHeat, setPath } from "../board/state.js";
+import { markSearch, onward, setHeat, setHoles, setPath } from "../board/state.js";
 import { formatNumber, t } from "../core/i18n.js";
 import { nameOf } from "../core/squares.js";
 import { StackPanel } from "../stack/panel.js";
@@ -69,6 +69,7 @@ export class Lane {
     this.player = null;
     this.error = null;
     if (!this.board.resize(settings.rows, settings.cols)) this.board.clear();
+    setHoles(this.board.state, settings.holes ?? []);
     this.board.state.start = settings.start;
     this.board.state.closed = settings.closed;
     this.board.draw();
@@ -129,7 +130,8 @@ export class Lane {
       shown &&
       shown.rows === settings.rows &&
       shown.cols === settings.cols &&
-      shown.start === settings.start;
+      shown.start === settings.start &&
+      String(shown.holes ?? []) === String(settings.holes ?? []);
     if (!same) this.preview(settings);
     this.detach();
     if (this.player !== player) this._newStack(settings, 0);

@@ -5,8 +5,10 @@
 // to the event index it says, then what changed is redrawn. Credit flows back to the server
 // only for consumed events, so pausing here pauses the search there.
 
+import { t } from "../core/i18n.js";
 import { bindLanguageSwitch, startLanguage } from "../core/language.js";
 import { bindProjector } from "../core/projector.js";
+import { MAX_SHAPE_SIDE } from "../core/shape.js";
 import { nameOf } from "../core/squares.js";
 import { exposeForTests } from "../core/test-hook.js";
 import { FRAME_BUDGET_MS, PlaybackClock, seekPlayers, shownIndex } from "../stream/clock.js";
@@ -15,7 +17,7 @@ import { CodePanel } from "./code-panel.js";
 import { Lane } from "./lane.js";
 import { applyQuery } from "./query.js";
 import { raceVerdict, startRace } from "./race.js";
-import { fitSizeFields, followSize, readBoardForm } from "./setup.js";
+import { fitSizeFields, followShape, followSize, readBoardForm } from "./setup.js";
 import { windowFor } from "./speed.js";
 import { Transport } from "./transport.js";
 
@@ -63,7 +65,13 @@ function preview() {
   code.highlight("");
   raceResult.hidden = true;
   formError.hidden = true;
+  if (settings.shapeError) showFormError(shapeErrorText(settings.shapeError));
   showControls();
+}
+
+/** Why the shape field cannot be read, in words (the class puzzle's words: the same codes). */
+function shapeErrorText(code) {
+  return t(`class.error.bad-puzzle.${code}`, { max: MAX_SHAPE_SIDE, start: "" });
 }
 
 function showStart() {
@@ -79,6 +87,10 @@ async function startRuns() {
   if (starting) return;
   starting = true;
   preview();
+  if (settings.shapeError) {
+    starting = false;
+    return;
+  }
   page.dataset.phase = "running";
   connection ||= openConnection();
   const window = windowFor(clock.speed);
@@ -287,6 +299,11 @@ form.addEventListener("submit", (event) => {
 });
 
 form.addEventListener("change", (event) => {
+  if (event.target.name === "preset" && form.elements.shape.value) {
+    form.elements.shape.value = ""; // a preset is a plain rectangle
+    followShape(form);
+  }
+  if (event.target.name === "shape") followShape(form);
   followSize(form, event.target);
   $("#w-race-with").hidden = !form.elements.race.checked;
   const race = form.elements.race.checked;
@@ -297,6 +314,7 @@ form.addEventListener("change", (event) => {
 for (const lane of lanes) {
   lane.board.onSquare = (sq) => {
     if (starting || activeLanes().some((l) => l.active)) return; // watching: read-only
+    if (settings.holes?.includes(sq)) return; // a hole is no square to start from
     settings.start = sq;
     preview();
   };

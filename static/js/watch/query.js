@@ -1,7 +1,8 @@
 // A Watch page opened with its settings in the address, as links from lessons and tests do:
 // ?rows=6&cols=6&start=r,c&algorithm=seed&b=warnsdorff&closed=1&pruning=1&speed=10|max&go=1
+// and ?puzzle=<shape or puzzle code> (server/engine/shape.py), which decides the board.
 
-import { setRadio, syncPreset } from "./setup.js";
+import { followShape, setRadio, syncPreset } from "./setup.js";
 
 /**
  * Put the address's settings on `form`. Returns {go, start, speed}: whether to start at
@@ -21,6 +22,10 @@ export function applyQuery(form, search = location.search) {
   if (q.get("closed") === "1") setRadio(form, "tour", "closed");
   if (q.get("pruning") === "1") form.elements.pruning.checked = true;
   syncPreset(form);
+  if (q.get("puzzle") && form.elements.shape) {
+    form.elements.shape.value = q.get("puzzle");
+    followShape(form);
+  }
   const start = (q.get("start") || "").split(",").map(Number);
   const given = q.get("speed");
   let speed;

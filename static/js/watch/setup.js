@@ -2,6 +2,7 @@
 // (with presets, within the server's limits), algorithm, open or closed tour and pruning.
 
 import { boardLimits, clampSide } from "../core/limits.js";
+import { parsePuzzle, shapeText } from "../core/shape.js";
 
 /** The size limit of `algorithm`: the construction's boards are larger than a search's. */
 export function sizeLimit(algorithm) {
@@ -15,21 +16,69 @@ export function fitSizeFields(form, algorithms) {
   for (const input of [form.elements.rows, form.elements.cols]) input.max = limit.max;
 }
 
-/** The board settings in `form`; the start square is kept from `previous` on the same size. */
+/**
+ * The shape or puzzle code in the form's `shape` field (core/shape.js), null when empty, or
+ * {error: code} when it cannot be read.
+ */
+export function readShapeField(form) {
+  const text = String(form.elements.shape?.value ?? "").trim();
+  if (!text) return null;
+  try {
+    return parsePuzzle(text);
+  } catch (err) {
+    return { error: err.code || "shape-malformed" };
+  }
+}
+
+/** A shape code decides the size: the rows and cols fields show it and are locked. */
+export function followShape(form) {
+  const shape = readShapeField(form);
+  const locked = Boolean(shape && !shape.error);
+  for (const name of ["rows", "cols"]) {
+    form.elements[name].disabled = locked;
+    if (locked) form.elements[name].value = shape[name];
+  }
+  if (locked && shape.closed !== null) setRadio(form, "tour", shape.closed ? "closed" : "open");
+  syncPreset(form);
+}
+
+function openSquare(rows, cols, holes, wanted) {
+  if (wanted !== null && wanted !== undefined && !holes.includes(wanted)) return wanted;
+  const bottomLeft = (rows - 1) * cols;
+  if (!holes.includes(bottomLeft)) return bottomLeft;
+  for (let sq = 0; sq < rows * cols; sq++) if (!holes.includes(sq)) return sq;
+  return 0;
+}
+
+/**
+ * The board settings in `form`: its size, or the shape (with `holes`) of its `shape` field
+ * (`shapeError` when that cannot be read); the start square is kept from `previous` on the
+ * same board, a puzzle's fixed start is taken.
+ */
 export function readBoardForm(form, previous) {
   const data = new FormData(form);
   const algorithm = data.get("algorithm");
   const limit = sizeLimit(algorithm);
-  const rows = clampSide(data.get("rows"), limit, 5);
-  const cols = clampSide(data.get("cols"), limit, 5);
-  const keep = previous && previous.rows === rows && previous.cols === cols;
+  const shape = readShapeField(form);
+  const good = shape && !shape.error ? shape : null;
+  const rows = good ? good.rows : clampSide(data.get("rows"), limit, 5);
+  const cols = good ? good.cols : clampSide(data.get("cols"), limit, 5);
+  const holes = good ? good.holes : [];
+  const keep =
+    previous &&
+    previous.rows === rows &&
+    previous.cols === cols &&
+    String(previous.holes ?? []) === String(holes);
+  const wanted = good?.start ?? (keep ? previous.start : null);
   return {
     rows,
     cols,
-    start: keep ? previous.start : (rows - 1) * cols,
+    holes,
+    start: openSquare(rows, cols, holes, wanted),
     algorithm,
-    closed: data.get("tour") === "closed",
+    closed: good && good.closed !== null ? good.closed : data.get("tour") === "closed",
     pruning: data.get("pruning") === "on",
+    shapeError: shape?.error ?? null,
   };
 }
 
@@ -64,6 +113,7 @@ export function runParams(settings) {
     algorithm: settings.algorithm,
     closed: settings.closed,
     pruning: settings.pruning,
+    ...(settings.holes?.length ? { holes: settings.holes } : {}),
   };
 }
 
@@ -76,16 +126,22 @@ export function laneSettings(settings) {
     algorithm: settings.algorithm,
     closed: settings.closed,
     pruning: settings.pruning,
+    holes: settings.holes ?? [],
     race: false,
   };
 }
 
 /** Put `settings` ({rows, cols, algorithm, closed, pruning}) on the form. */
 export function fillBoardForm(form, settings) {
+  if (form.elements.shape) {
+    const holes = settings.holes ?? [];
+    form.elements.shape.value = holes.length ? shapeText(settings.rows, settings.cols, holes) : "";
+  }
   form.elements.rows.value = settings.rows;
   form.elements.cols.value = settings.cols;
   syncPreset(form);
   setRadio(form, "algorithm", settings.algorithm);
   setRadio(form, "tour", settings.closed ? "closed" : "open");
   form.elements.pruning.checked = settings.pruning;
+  if (form.elements.shape) followShape(form);
 }
