@@ -169,8 +169,6 @@ def _state_json(loaded: service.Loaded) -> dict:
         "dead": _dead_json(state.dead, lang) if state.dead else None,
         "feasible": _feasible_json(state, lang),
         "can_submit": state.won and not loaded.scored,
-        "holes": [cell(sq) for sq in sorted(state.holes)],
-        "fixed_start": cell(state.start) if state.start is not None else None,
         "puzzle": state.puzzle.code,
         "level": state.level,
         "daily": state.daily,
