@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from ..engine.board import Board
 from ..engine.hints import hint
-from ..engine.theory import closed_tour_verdict, open_start_squares, tour_verdict
+from ..engine.shape import Puzzle, Shape
+from ..engine.theory import Verdict, closed_tour_verdict, open_start_squares, tour_verdict
+from ..engine.verdict import obstacle
 
 MIN_SIDE, MAX_SIDE = 3, 20
 CHECK_SECONDS = 0.5  # look-ahead per move for the early warning
@@ -42,9 +44,9 @@ class RuleError(Exception):
 
 
 @lru_cache(maxsize=64)
-def board_for(rows: int, cols: int) -> Board:
+def board_for(rows: int, cols: int, holes: frozenset[int] = frozenset()) -> Board:
     """Boards are immutable; sharing them shares their neighbour tables."""
-    return Board(rows, cols)
+    return Board(rows, cols, holes)
 
 
 @dataclass
@@ -61,10 +63,12 @@ class GameState:
     good_until: int = 0  # longest prefix length proven completable
     dead_from: int | None = None  # shortest prefix length proven dead
     dead: dict | None = None  # {"code", "reason", "params", "undo"} when the position is dead
+    holes: frozenset[int] = frozenset()  # squares that are not on the board (a shape)
+    start: int | None = None  # the fixed start square (a puzzle or a level), or None
 
     @property
     def board(self) -> Board:
-        return board_for(self.rows, self.cols)
+        return board_for(self.rows, self.cols, self.holes)
 
     @property
     def won(self) -> bool:
@@ -85,7 +89,7 @@ class GameState:
         """Squares the knight may go to now (every square before it is placed)."""
         board = self.board
         if not self.path:
-            return list(board.squares())
+            return [self.start] if self.start is not None else list(board.squares())
         if self.won:
             return []
         last = self.path[-1]
@@ -110,15 +114,25 @@ class GameState:
         return round(max(end - self.started_at, 0.0), 1)
 
     def feasible(self):
-        """Theory's verdict for this board and mode, from the start square once placed."""
-        start = self.path[0] if self.path else None
+        """Theory's verdict for this board and mode, from the start square once placed.
+
+        A shape has no theory: its cheap named obstacles only (no search per answer).
+        """
+        start = self.path[0] if self.path else self.start
+        if self.holes:
+            found = obstacle(Puzzle(Shape(self.rows, self.cols, self.holes), self.closed, start))
+            if found is None:
+                return Verdict(True)
+            return Verdict(False, found.code, found.reason, dict(found.params))
         return tour_verdict(self.rows, self.cols, closed=self.closed, start=start)
 
 
-def new_game(rows: int, cols: int, closed: bool) -> GameState:
+def new_game(
+    rows: int, cols: int, closed: bool, *, holes=frozenset(), start: int | None = None
+) -> GameState:
     if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
         raise RuleError("bad-board", rows=rows, cols=cols)
-    return GameState(rows, cols, closed)
+    return GameState(rows, cols, closed, holes=frozenset(holes), start=start)
 
 
 def move(state: GameState, row: int, col: int, now: float, *, check=CHECK_SECONDS) -> None:
@@ -129,7 +143,11 @@ def move(state: GameState, row: int, col: int, now: float, *, check=CHECK_SECOND
     if not (0 <= row < state.rows and 0 <= col < state.cols):
         raise RuleError("illegal-move", "off-board")
     sq = board.square(row, col)
+    if not board.is_open(sq):
+        raise RuleError("illegal-move", "hole", square=board.name(sq))
     if not state.path:
+        if state.start is not None and sq != state.start:
+            raise RuleError("illegal-move", "fixed-start", square=board.name(state.start))
         _place(state, sq, now, check)
         return
     last, start = state.path[-1], state.path[0]
@@ -157,12 +175,17 @@ def random_first_move(state: GameState, now: float, *, rng=None, check=CHECK_SEC
     """Place the knight on a random square from which theory does not rule a tour out."""
     if state.path:
         raise RuleError("illegal-move", "random-later")
+    if state.start is not None:
+        _place(state, state.start, now, check)
+        return
     rng = rng or random.SystemRandom()
     _place(state, rng.choice(_hopeful_starts(state) or list(state.board.squares())), now, check)
 
 
 def _hopeful_starts(state: GameState) -> list[int]:
     """Start squares from which theory does not rule a tour out."""
+    if state.holes:  # a shape has no theory: any open square
+        return list(state.board.squares())
     if state.closed:  # a closed tour passes every square: the start does not matter
         feasible = closed_tour_verdict(state.rows, state.cols)
         return list(state.board.squares()) if feasible else []
@@ -225,7 +248,12 @@ def ask_hint(state: GameState, *, seconds=HINT_SECONDS) -> HintAnswer:
     if state.won:
         raise RuleError("game-over")
     state.hints += 1
-    result = hint(state.board, state.path, closed=state.closed, time_limit=seconds)
+    if not state.path and state.start is not None:  # a fixed start: the hint is that square
+        result = hint(state.board, [state.start], closed=state.closed, time_limit=seconds)
+        if result.verdict == "completable":
+            result = replace(result, next=state.start)
+    else:
+        result = hint(state.board, state.path, closed=state.closed, time_limit=seconds)
     if state.path:
         _learn(state, len(state.path), result.verdict)
         _set_warning(state, result if result.verdict == "dead" else None)

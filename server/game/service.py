@@ -94,6 +94,8 @@ def _to_state(game: Game) -> GameState:
         good_until=game.good_until,
         dead_from=game.dead_from,
         dead=json.loads(game.dead) if game.dead else None,
+        holes=frozenset(json.loads(game.holes or "[]")),
+        start=game.start,
     )
 
 
@@ -117,9 +119,29 @@ def _scored(game_id: str) -> bool:
     return db.session.scalar(select(Score.id).where(Score.game_id == game_id)) is not None
 
 
-def create_game(rows: int, cols: int, closed: bool) -> Loaded:
-    state = new_game(rows, cols, closed)
-    game = Game(rows=rows, cols=cols, closed=closed)
+def create_game(
+    rows: int,
+    cols: int,
+    closed: bool,
+    *,
+    holes=frozenset(),
+    start: int | None = None,
+    level: str | None = None,
+    daily: str | None = None,
+    player: str | None = None,
+) -> Loaded:
+    """A new game; a shape's ``holes``, a fixed ``start`` and what it is played for are stored."""
+    state = new_game(rows, cols, closed, holes=holes, start=start)
+    game = Game(
+        rows=rows,
+        cols=cols,
+        closed=closed,
+        holes=json.dumps(sorted(state.holes)),
+        start=start,
+        level=level,
+        daily=daily,
+        player=player,
+    )
     _store(game, state)
     db.session.add(game)
     db.session.commit()
