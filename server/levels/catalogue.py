@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from ..engine.shape import Puzzle, shape_from_art
@@ -55,15 +55,15 @@ class Catalogue:
         return [level for chapter in self.chapters for level in chapter.levels]
 
     def get(self, level_id: object) -> Level | None:
-        return self._by_id().get(level_id) if isinstance(level_id, str) else None
+        return self._by_id.get(level_id) if isinstance(level_id, str) else None
 
-    @cache  # noqa: B019 (the catalogue lives as long as the process)
+    @cached_property
     def _by_id(self) -> dict[str, Level]:
         return {level.id: level for level in self.levels}
 
     def unlocked(self, finished: set[str]) -> set[str]:
         """The ids a player may play, given the ids of the levels they finished."""
-        open_ids = set(finished) & set(self._by_id())
+        open_ids = set(finished) & set(self._by_id)
         for i, chapter in enumerate(self.chapters):
             if i == 0 or self.chapters[i - 1].levels[0].id in finished:
                 open_ids.add(chapter.levels[0].id)
