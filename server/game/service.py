@@ -78,6 +78,7 @@ class Loaded:
     id: str
     state: GameState
     scored: bool  # already on the leaderboard
+    level: str | None = None  # the level this game plays, if any
 
 
 def _to_state(game: Game) -> GameState:
@@ -145,12 +146,12 @@ def create_game(
     _store(game, state)
     db.session.add(game)
     db.session.commit()
-    return Loaded(game.id, state, False)
+    return Loaded(game.id, state, False, game.level)
 
 
 def load(game_id: str) -> Loaded:
     game = _fetch(game_id)
-    return Loaded(game.id, _to_state(game), _scored(game.id))
+    return Loaded(game.id, _to_state(game), _scored(game.id), game.level)
 
 
 def change(game_id: str, action: Callable[[GameState], T]) -> tuple[Loaded, T]:
@@ -176,7 +177,7 @@ def change(game_id: str, action: Callable[[GameState], T]) -> tuple[Loaded, T]:
             except StaleDataError:
                 db.session.rollback()  # expires the game: the next attempt reads it afresh
                 continue
-            return Loaded(game.id, state, _scored(game.id)), outcome
+            return Loaded(game.id, state, _scored(game.id), game.level), outcome
     raise RuleError("conflict")
 
 

@@ -19,6 +19,7 @@ from ..engine.theory import tour_verdict
 from ..game import rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
+from ..levels.progress import stars_for
 from .bodies import ERRORS, BoardQuery, Move, NewGame, Score, TheoryQuery, Undo
 from .ratelimit import rate_limited, retry_after, setting_of
 from .refusals import API, refusal_of
@@ -142,6 +143,10 @@ def _state_json(loaded: service.Loaded) -> dict:
         "dead": _dead_json(state.dead, lang) if state.dead else None,
         "feasible": _verdict_json(state.feasible(), lang),
         "can_submit": state.won and not loaded.scored,
+        "holes": [cell(sq) for sq in sorted(state.holes)],
+        "fixed_start": cell(state.start) if state.start is not None else None,
+        "level": loaded.level,
+        "stars": stars_for(state.hints, state.undos) if loaded.level and state.won else None,
     }
 
 
@@ -149,7 +154,12 @@ def _state_json(loaded: service.Loaded) -> dict:
 @bp.post("/games")
 @rate_limited("RATE_LIMIT_GAMES")  # per client address; 429 with Retry-After beyond it
 def create_game():
-    body = NewGame.model_validate(_body())
+    raw = _body()
+    if "level" in raw:  # a level of the path (server/web/levels_api.py)
+        from .levels_api import create_level_game
+
+        return create_level_game(raw)
+    body = NewGame.model_validate(raw)
     return jsonify(_state_json(service.create_game(body.rows, body.cols, body.closed))), 201
 
 
