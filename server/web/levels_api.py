@@ -47,7 +47,7 @@ def _level_json(level: Level, best: dict, open_ids: set[str], lang: str) -> dict
     }
 
 
-def _levels_answer(player_id: str | None) -> dict:
+def levels_answer(player_id: str | None) -> dict:
     best = progress.progress(player_id)
     open_ids = progress.unlocked(best)
     lang, cat = request_lang(), catalogue()
@@ -95,7 +95,7 @@ def create_level_game(raw: dict):
 
 @bp.get("")
 def list_levels():
-    return jsonify(_levels_answer(current_player()))
+    return jsonify(levels_answer(current_player()))
 
 
 @bp.get("/<level_id>")
@@ -122,4 +122,4 @@ def import_progress():
         raised = progress.import_code(player_id, body.code, current_app.config["SECRET_KEY"])
     except progress.BadProgressCode:
         raise RuleError("bad-progress-code") from None
-    return jsonify(raised=raised, **_levels_answer(player_id))
+    return jsonify(raised=raised, **levels_answer(player_id))

@@ -9,6 +9,7 @@ import { bindLanguageSwitch, startLanguage } from "./core/language.js";
 import { rowCol, squareName } from "./core/squares.js";
 import { ApiError, api } from "./play/api.js";
 import { Leaderboard } from "./play/leaderboard.js";
+import { levelFromUrl, levelWon, showLevelError, startLevel } from "./play/level.js";
 import { Setup } from "./play/setup.js";
 import { ShowMe } from "./play/showme.js";
 import { showControls, showHint, showStatus, tick, warningUndoCount } from "./play/status.js";
@@ -81,7 +82,10 @@ async function apply(request, { keepHint = false } = {}) {
     if (!keepHint) store.hintMessage = null;
     setGame(game);
     render();
-    if (game.status === "won" && !wasWon) win.show(game);
+    if (game.status === "won" && !wasWon) {
+      win.show(game);
+      levelWon(game);
+    }
     return game;
   } catch (err) {
     if (err instanceof ApiError && err.code === "unknown-game") forgetGameId();
@@ -253,7 +257,15 @@ bindLanguageSwitch(async () => {
 async function start() {
   await startLanguage();
   let game = null;
-  const id = loadGameId();
+  const levelId = levelFromUrl();
+  if (levelId) {
+    try {
+      game = await startLevel(levelId);
+    } catch (err) {
+      showLevelError(err);
+    }
+  }
+  const id = game || levelId ? null : loadGameId();
   if (id) {
     try {
       game = await api.get(id);

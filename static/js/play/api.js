@@ -51,6 +51,7 @@ const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 export const api = {
   create: (rows, cols, closed) =>
     serial(() => request("POST", "/api/games", { rows, cols, closed })),
+  createLevel: (level) => serial(() => request("POST", "/api/games", { level })),
   get: (id) => serial(() => request("GET", game(id))),
   move: (id, row, col) => serial(() => request("POST", `${game(id)}/moves`, { row, col })),
   random: (id) => serial(() => request("POST", `${game(id)}/moves`, { random: true })),
