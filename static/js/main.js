@@ -115,7 +115,8 @@ async function chooseStart(square) {
   const game = store.game;
   const pending = store.pendingStart;
   const confirmed = pending && pending[0] === square[0] && pending[1] === square[1];
-  if (!confirmed) {
+  if (!confirmed && !game.holes?.length) {
+    // theory speaks of plain rectangles only: a shape is judged after the placement
     let verdict = null;
     try {
       verdict = await api.theory(game.rows, game.cols, game.closed, square);
