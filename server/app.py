@@ -27,12 +27,14 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(build_config(Path(app.instance_path), config))
 
     from .db import init_db
-    from .web import api, errors, lesson, pages, security, share_pages
+    from .web import api, errors, lesson, levels_api, levels_pages, pages, security, share_pages
 
     init_db(app)
     app.url_map.merge_slashes = False  # "/api/games//moves" is no route, not a redirect
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(levels_api.bp)
+    app.register_blueprint(levels_pages.bp)
     app.register_blueprint(lesson.bp)
     app.register_blueprint(share_pages.bp)  # /daily, /replay/<id>(.svg|.png), /worksheet
     errors.register(app)

@@ -21,6 +21,7 @@ from ..engine.verdict import ShapeVerdict
 from ..game import replays, rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
+from ..levels.progress import stars_for
 from .bodies import (
     ERRORS,
     DailyPuzzleQuery,
@@ -172,6 +173,7 @@ def _state_json(loaded: service.Loaded) -> dict:
         "puzzle": state.puzzle.code,
         "level": state.level,
         "daily": state.daily,
+        "stars": stars_for(state.hints, state.undos) if state.level and state.won else None,
     }
 
 
@@ -179,7 +181,12 @@ def _state_json(loaded: service.Loaded) -> dict:
 @bp.post("/games")
 @rate_limited("RATE_LIMIT_GAMES")  # per client address; 429 with Retry-After beyond it
 def create_game():
-    body = NewGame.model_validate(_body())
+    raw = _body()
+    if "level" in raw:  # a level of the path (server/web/levels_api.py)
+        from .levels_api import create_level_game
+
+        return create_level_game(raw)
+    body = NewGame.model_validate(raw)
     if body.daily is not None:
         return jsonify(_state_json(_create_daily())), 201
     if body.puzzle is not None:

@@ -67,6 +67,24 @@ class NewGame(Message):
         return self
 
 
+class LevelGame(Message):
+    """``POST /api/games`` with ``level``: that level's game (docs/levels.md)."""
+
+    level: Annotated[
+        str, Strict(), Field(max_length=64, description="a level's id, else `unknown-level`")
+    ]
+
+
+class ProgressImport(Message):
+    """``POST /api/levels/import``: a code from ``GET /api/levels/export``."""
+
+    code: Annotated[
+        str,
+        Strict(),
+        Field(max_length=8000, description="signed by this server, else `bad-progress-code`"),
+    ]
+
+
 class Move(Message):
     """``POST /api/games/<id>/moves``: a square, or ``{"random": true}`` for the first move."""
 
@@ -217,6 +235,7 @@ class TheoryQuery(BoardQuery):
 
 BODIES: dict[str, type[Message]] = {
     "POST /api/games": NewGame,
+    "POST /api/games (a level)": LevelGame,
     "POST /api/games/<id>/moves": Move,
     "POST /api/games/<id>/undo": Undo,
     "POST /api/games/<id>/score": Score,
@@ -224,6 +243,7 @@ BODIES: dict[str, type[Message]] = {
     "GET /api/leaderboard?daily=": DailyQuery,
     "GET /api/daily": DailyPuzzleQuery,
     "GET /api/theory": TheoryQuery,
+    "POST /api/levels/import": ProgressImport,
 }
 ERRORS = {  # code: (HTTP status, when)
     "bad-request": (
@@ -246,6 +266,9 @@ ERRORS = {  # code: (HTTP status, when)
     ),
     "unknown-game": (404, "no game has this id"),
     "unknown-replay": (404, "no replay has this id"),
+    "unknown-level": (404, "no level has this id"),
+    "level-locked": (403, "a level game before the level is unlocked (docs/levels.md)"),
+    "bad-progress-code": (400, "a progress code this server did not sign, or one changed"),
     "not-found": (404, "no such `/api/` route"),
     "method-not-allowed": (405, "a method the route does not take"),
     "illegal-move": (

@@ -73,7 +73,7 @@ def _values(schema: dict) -> str:
         parts.append(" or ".join(f"`{json.dumps(v)}`" for v in schema["enum"]))
     shortest, longest = schema.get("minLength"), schema.get("maxLength")
     if longest is not None:
-        parts.append(f"{shortest or 0}..{longest} characters")
+        parts.append(f"{shortest or 0}..{_number(longest)} characters")
     if "pattern" in schema:
         parts.append(f"`{schema['pattern']}`")
     if schema.get("description"):

@@ -9,6 +9,7 @@ import { bindLanguageSwitch, startLanguage } from "./core/language.js";
 import { rowCol, squareName } from "./core/squares.js";
 import { ApiError, api } from "./play/api.js";
 import { isPuzzle, Leaderboard } from "./play/leaderboard.js";
+import { levelFromUrl, levelWon, showLevelError, startLevel } from "./play/level.js";
 import { Setup } from "./play/setup.js";
 import { ShowMe } from "./play/showme.js";
 import { showControls, showHint, showStatus, tick, warningUndoCount } from "./play/status.js";
@@ -85,7 +86,10 @@ async function apply(request, { keepHint = false } = {}) {
     if (!keepHint) store.hintMessage = null;
     setGame(game);
     render();
-    if (game.status === "won" && !wasWon) win.show(game);
+    if (game.status === "won" && !wasWon) {
+      win.show(game);
+      levelWon(game);
+    }
     return game;
   } catch (err) {
     if (err instanceof ApiError && err.code === "unknown-game") forgetGameId();
@@ -333,7 +337,15 @@ async function puzzleGame(code) {
 async function start() {
   await startLanguage();
   let game = null;
-  const code = puzzleLink();
+  const levelId = levelFromUrl();
+  if (levelId) {
+    try {
+      game = await startLevel(levelId);
+    } catch (err) {
+      showLevelError(err);
+    }
+  }
+  const code = levelId ? null : puzzleLink();
   if (code !== null) {
     try {
       game = await puzzleGame(code);
@@ -341,7 +353,7 @@ async function start() {
       showError(err);
     }
   }
-  const id = game ? null : loadGameId();
+  const id = game || levelId ? null : loadGameId();
   if (id) {
     try {
       game = await api.get(id);

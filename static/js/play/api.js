@@ -53,6 +53,7 @@ export const api = {
     serial(() => request("POST", "/api/games", { rows, cols, closed })),
   /** A game of a puzzle code (holes, mode, fixed start); refused with its shape error. */
   createPuzzle: (puzzle) => serial(() => request("POST", "/api/games", { puzzle })),
+  createLevel: (level) => serial(() => request("POST", "/api/games", { level })),
   get: (id) => serial(() => request("GET", game(id))),
   move: (id, row, col) => serial(() => request("POST", `${game(id)}/moves`, { row, col })),
   random: (id) => serial(() => request("POST", `${game(id)}/moves`, { random: true })),
