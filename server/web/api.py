@@ -10,24 +10,26 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 from flask_limiter import RateLimitExceeded
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ..engine.theory import tour_verdict
+from ..engine.verdict import decide
 from ..game import rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
-from .bodies import ERRORS, BoardQuery, Move, NewGame, Score, TheoryQuery, Undo
+from .bodies import ERRORS, BoardQuery, Move, NewGame, Score, TheoryQuery, Undo, VerdictAsked
 from .ratelimit import rate_limited, retry_after, setting_of
 from .refusals import API, refusal_of
 from .text import has_lone_surrogate
+from .verdicts import verdict_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 HTTP_STATUS = {code: status for code, (status, _when) in ERRORS.items()}
-RATE_LIMIT_DETAILS = {"RATE_LIMIT_GAMES": "games"}
+RATE_LIMIT_DETAILS = {"RATE_LIMIT_GAMES": "games", "RATE_LIMIT_VERDICTS": "verdicts"}
 HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 
 
@@ -218,6 +220,15 @@ def theory():
     query = TheoryQuery.model_validate(request.args.to_dict())
     verdict = tour_verdict(query.rows, query.cols, closed=query.closed, start=query.start)
     return jsonify(_verdict_json(verdict, request_lang()))
+
+
+@bp.post("/verdict")
+@rate_limited("RATE_LIMIT_VERDICTS")  # each answer may cost VERDICT_SECONDS of search
+def verdict():
+    """The editor's question: does this puzzle have a tour, and if not, why not?"""
+    body = VerdictAsked.model_validate(_body())
+    found = decide(body.parsed, time_limit=current_app.config["VERDICT_SECONDS"])
+    return jsonify(verdict_json(body.parsed, found, request_lang(), witness=body.witness))
 
 
 @bp.get("/i18n")

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, Field, Strict, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, PrivateAttr, Strict, model_validator
 
+from ..engine.shape import MAX_CODE_LENGTH, MAX_SHAPE_SIDE, Puzzle, ShapeError, parse_puzzle
 from ..game.rules import MAX_SIDE, MIN_SIDE
 from ..game.service import NAME_MAX
 from ..validation import Message, error_codes, flag, refuse, refused, whole
@@ -67,6 +68,41 @@ class Score(Message):
         Strict(),
         Field(description=f"1..{NAME_MAX} characters, no control characters, else `bad-name`"),
     ]
+
+
+class VerdictAsked(Message):
+    """``POST /api/verdict``: the puzzle's code is parsed here, so a bad one is refused with
+    its ShapeError code (server/engine/shape.py) before any search."""
+
+    puzzle: Annotated[
+        str,
+        Strict(),
+        Field(
+            max_length=MAX_CODE_LENGTH,
+            description="a puzzle code, `<shape>.o|.c[.<start>]`, e.g. `6x6~IAAAAAA.o.a1`;"
+            " else a shape error",
+        ),
+        refused("shape-too-big", "error.shape-too-big", max=MAX_SHAPE_SIDE),
+    ]
+    witness: flag("answer a tour too, when one exists") = False
+    _parsed: Puzzle = PrivateAttr()
+
+    @model_validator(mode="after")
+    def _a_puzzle(self) -> VerdictAsked:
+        try:
+            self._parsed = parse_puzzle(self.puzzle)
+        except ShapeError as err:
+            raise refuse(err.code, f"error.{err.code}", **_shown(err.params)) from None
+        return self
+
+    @property
+    def parsed(self) -> Puzzle:
+        return self._parsed
+
+
+def _shown(params: dict) -> dict:
+    """A ShapeError's params fit to show (its ``why`` is English; the message has its own)."""
+    return {key: value for key, value in params.items() if key != "why"}
 
 
 # -- queries: text that reads as a number or a flag -----------------------------------------
@@ -139,6 +175,7 @@ BODIES: dict[str, type[Message]] = {
     "POST /api/games/<id>/score": Score,
     "GET /api/leaderboard": BoardQuery,
     "GET /api/theory": TheoryQuery,
+    "POST /api/verdict": VerdictAsked,
 }
 ERRORS = {  # code: (HTTP status, when)
     "bad-request": (
@@ -147,6 +184,11 @@ ERRORS = {  # code: (HTTP status, when)
         " Unicode, a field missing or of the wrong type, a query that is no number or flag",
     ),
     "bad-board": (400, f"`rows`/`cols` out of {MIN_SIDE}..{MAX_SIDE}"),
+    "shape-malformed": (400, "a puzzle code that does not parse (see docs/api.md: the editor)"),
+    "shape-too-big": (400, f"a shape over {MAX_SHAPE_SIDE} squares a side, or its code too long"),
+    "shape-empty": (400, "a shape with no open square"),
+    "start-on-hole": (400, "a fixed start on one of the shape's holes"),
+    "start-off-board": (400, "a fixed start that is no square of the shape"),
     "bad-name": (
         400,
         "a name that is empty, longer than 24 characters or holds control characters",
@@ -167,7 +209,8 @@ ERRORS = {  # code: (HTTP status, when)
     "too-large": (413, "a body over `MAX_CONTENT_LENGTH` (64 KiB)"),
     "rate-limited": (
         429,
-        "one client creates games too fast (`RATE_LIMIT_GAMES`); with a `Retry-After` header",
+        "one client creates games (`RATE_LIMIT_GAMES`) or asks verdicts"
+        " (`RATE_LIMIT_VERDICTS`) too fast; with a `Retry-After` header",
     ),
     "internal": (500, "a bug, logged by the server; nothing changed"),
 }
