@@ -3,7 +3,8 @@
 The puzzle comes back parsed (its canonical code, size, holes and start), so a page opened
 with a code draws the shape the server read; the reason is worded in the request's
 language from the verdict's code and params (``verdict.<code>`` in the catalogues, with
-``.closed`` where the rule differs for closed tours); the squares it names are
+``.closed`` where the rule differs for closed tours, and for a proof by search the kind of
+proof); the squares it names are
 ``[row, col]`` pairs.  The witness is sent only when asked for.
 """
 
@@ -17,12 +18,18 @@ NAMED = 6  # squares a reason names in words; the rest are only highlighted
 BY_MODE = ("dead-ends", "colour")  # codes whose rule (and words) differ for closed tours
 
 
-def reason_key(verdict: ShapeVerdict, closed: bool) -> str:
+def reason_key(verdict: ShapeVerdict, puzzle: Puzzle) -> str:
+    """The catalogue key of the words for ``verdict`` on ``puzzle``."""
     if verdict.tour:
         return "verdict.tour"
     key = f"verdict.{verdict.code}"
-    if closed and verdict.code in BY_MODE and f"{key}.closed" in MESSAGES:
+    if puzzle.closed and verdict.code in BY_MODE:
         return f"{key}.closed"
+    if verdict.code == "exhausted":
+        if not puzzle.closed and puzzle.start is None and verdict.params.get("search") == "no-tour":
+            return f"{key}.starts"  # every start square was ruled out, one by one
+        if not verdict.nodes:
+            return f"{key}.proof"  # ruled out at once: no positions to count
     return key
 
 
@@ -36,7 +43,7 @@ def reason(verdict: ShapeVerdict, puzzle: Puzzle, lang: str) -> str:
     names = [board.name(sq) for sq in verdict.squares]
     listed = ", ".join(names[:NAMED]) + (" …" if len(names) > NAMED else "")
     params = {**verdict.params, "squares": listed}
-    key = reason_key(verdict, puzzle.closed)
+    key = reason_key(verdict, puzzle)
     if key not in MESSAGES:
         return verdict.reason
     return text(key, lang, params)

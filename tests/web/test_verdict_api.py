@@ -13,7 +13,7 @@ from server.app import create_app
 from server.engine.shape import Puzzle, Shape, parse_puzzle
 from server.engine.verdict import ShapeVerdict, decide
 from server.i18n import LANGS, MESSAGES
-from server.web.verdicts import reason
+from server.web.verdicts import reason, reason_key
 from tests.support.bruteforce import brute_force
 from tests.support.shapes import random_puzzles
 from tests.tourcheck import assert_tour
@@ -88,6 +88,24 @@ def test_named_squares_are_the_ones_the_reason_points_at(client):
     assert answer["squares"] == [[1, 1]] and answer["names"] == ["b2"]
     answer = ask(client, "5x5.o.b1")
     assert answer["start"] == [4, 1] and answer["squares"] == [[4, 1]]
+
+
+def test_a_proof_by_search_is_worded_by_its_kind_and_never_counts_zero_positions():
+    kinds = set()
+    for puzzle in random_puzzles(1500, "exhausted", max_side=6):
+        verdict = decide(puzzle, time_limit=30)
+        if verdict.code != "exhausted":
+            continue
+        key = reason_key(verdict, puzzle)
+        kinds.add(key)
+        for lang in LANGS:
+            words = MESSAGES[key][lang]
+            assert ("{nodes}" in words) == (key == "verdict.exhausted")
+            assert reason(verdict, puzzle, lang) == words.format(**verdict.params)
+        if key == "verdict.exhausted.starts":
+            assert puzzle.start is None and not puzzle.closed
+        assert verdict.nodes or key != "verdict.exhausted"
+    assert kinds == {"verdict.exhausted", "verdict.exhausted.starts", "verdict.exhausted.proof"}
 
 
 def test_time_is_worded_too():
