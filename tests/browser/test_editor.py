@@ -149,3 +149,17 @@ def test_the_editor_on_a_phone_in_chinese(new_page, artifacts):
     box = page.locator("#board").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     page.screenshot(path=str(artifacts / "editor-phone-zh.png"), full_page=True)
+
+
+def test_the_language_switch_rewords_the_verdict_in_place(page):
+    page.goto("/editor?lang=en&puzzle=5x5.o.b1")
+    settled(page, "false", "start-colour")
+    expect(page.locator("#verdict-reason")).to_contain_text("b1 is not")
+    page.get_by_role("link", name="中文").click()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(page.locator("#verdict-reason")).to_contain_text("而 b1 不是")
+    expect(page.locator("#start-text")).to_have_text("固定在 b1")
+    expect(page.locator("#board")).to_have_attribute(
+        "aria-label", "题目棋盘：回车或点击挖洞 / 填回"
+    )
+    expect(page).to_have_url(re.compile(r"/editor\?puzzle=5x5\.o\.b1$"))

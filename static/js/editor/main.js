@@ -215,6 +215,9 @@ function showLinks() {
   url.hash = "";
   history.replaceState(null, "", url);
   view.link.value = url.href;
+  for (const link of document.querySelectorAll("[data-lang-choice]")) {
+    link.href = `${query}&lang=${link.dataset.langChoice}`; // a reload keeps the puzzle
+  }
   view.play.href = `/${query}`;
   view.classLink.href = `/class/new${query}`;
 }
