@@ -4,11 +4,13 @@ checked, and the share link reopening the same puzzle; the keyboard, a bad link,
 
 from __future__ import annotations
 
+import json
 import re
 
 from playwright.sync_api import expect
 
 from server.engine.shape import Puzzle, Shape
+from server.i18n import MESSAGES
 from tests.tourcheck import assert_tour
 
 PHONE = {"width": 375, "height": 667}
@@ -163,3 +165,30 @@ def test_the_language_switch_rewords_the_verdict_in_place(page):
         "aria-label", "题目棋盘：回车或点击挖洞 / 填回"
     )
     expect(page).to_have_url(re.compile(r"/editor\?puzzle=5x5\.o\.b1$"))
+
+
+def test_a_check_refused_for_asking_too_often_is_said_then_asked_again(page):
+    """The server's 429 (RATE_LIMIT_VERDICTS) on one check, played by the network layer."""
+    refusal = MESSAGES["error.rate-limited.verdicts"]["en"].format(seconds=1)
+    calls = []
+
+    def answer(route):
+        calls.append(route.request.post_data_json["puzzle"])
+        if len(calls) == 2:
+            route.fulfill(
+                status=429,
+                headers={"Retry-After": "1"},
+                content_type="application/json",
+                body=json.dumps({"error": refusal, "code": "rate-limited"}),
+            )
+        else:
+            route.continue_()
+
+    page.route("**/api/verdict*", answer)
+    page.goto("/editor?lang=en")
+    settled(page, "true")
+    cell(page, "a6").click()
+    settled(page, "error")
+    expect(page.locator("#verdict-reason")).to_have_text(refusal)
+    settled(page, "true")  # asked again once allowed (35 squares: an open tour)
+    assert calls[1:] == [Puzzle(Shape(6, 6, frozenset({0}))).code] * 2

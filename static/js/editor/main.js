@@ -140,7 +140,16 @@ function showFailure(err) {
   touring = false;
   draw();
   showVerdict();
-  if (!err.code) console.error(err);
+  if (err.code === "rate-limited") {
+    // asked too often: ask again once allowed (a change meanwhile asks anyway)
+    const code = puzzleCode(puzzle);
+    clearTimeout(showFailure.retry);
+    showFailure.retry = setTimeout(() => {
+      if (failure === err) asker.ask(code, { now: true });
+    }, err.retryAfter * 1000);
+  } else if (!err.code) {
+    console.error(err);
+  }
 }
 
 // ---------------------------------------------------------------- drawing

@@ -6,10 +6,11 @@
 import { getLang } from "../core/i18n.js";
 
 export class VerdictError extends Error {
-  constructor(message, status, code) {
+  constructor(message, status, code, retryAfter = 0) {
     super(message);
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter; // seconds, on a 429
   }
 }
 
@@ -22,7 +23,8 @@ export async function postVerdict(code, witness = false, { fetch = globalThis.fe
   });
   const data = await response.json().catch(() => null);
   if (!response.ok) {
-    throw new VerdictError(data?.error || `${response.status}`, response.status, data?.code);
+    const wait = Number(response.headers.get("Retry-After")) || 0;
+    throw new VerdictError(data?.error || `${response.status}`, response.status, data?.code, wait);
   }
   return data;
 }
@@ -32,7 +34,7 @@ export class VerdictAsker {
    * post(code, witness) -> Promise of the answer; onAnswer(answer, {witness}) and
    * onError(err) hear only about the latest question; delay: ms a change waits for the next.
    */
-  constructor({ post = postVerdict, onAnswer, onError, delay = 150, timers = globalThis }) {
+  constructor({ post = postVerdict, onAnswer, onError, delay = 250, timers = globalThis }) {
     Object.assign(this, { post, onAnswer, onError, delay, timers });
     this.asked = 0; // the latest question's number
     this.timer = null;
