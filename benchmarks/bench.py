@@ -20,6 +20,7 @@ SUITES = (
     "bench_core",
     "bench_search",
     "bench_hints",
+    "bench_verdict",
     "bench_stream",
     "bench_browser_stream",
     "bench_browser_class",

@@ -210,6 +210,21 @@ SETTINGS: tuple[Setting, ...] = (
         "counted together, see `RATE_LIMIT_STORAGE`",
     ),
     Setting(
+        "RATE_LIMIT_VERDICTS",
+        "120/minute",
+        rate,
+        "the editor's verdicts (`POST /api/verdict`) per client address, the same syntax "
+        "(`0` switches it off)",
+        "counted together, see `RATE_LIMIT_STORAGE`",
+    ),
+    Setting(
+        "VERDICT_SECONDS",
+        1.0,
+        seconds(0.01, 10),
+        "the search time one editor verdict may take; beyond it the answer is undecided (`time`)",
+        SAME,
+    ),
+    Setting(
         "RATE_LIMIT_STORAGE",
         None,
         storage,

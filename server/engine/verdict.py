@@ -17,7 +17,7 @@ Named obstacles, in the order they are checked:
   ``start-colour``: an open tour over one more light (dark) square must start
   on a light (dark) one;
 * ``theory``: a plain rectangle that theory rules out (the ``theory`` param
-  holds theory's own code);
+  holds theory's own code, the other params are theory's, for its message);
 * ``exhausted``: the search proved it, ``nodes`` positions searched.
 
 ``tour`` is None only when the search's time ran out (``code`` = ``time``).
@@ -149,7 +149,7 @@ def obstacle(puzzle: Puzzle) -> ShapeVerdict | None:
     if not board.blocked:
         theory = tour_verdict(board.rows, board.cols, closed=closed, start=start)
         if not theory:
-            return _no("theory", theory.reason, theory=theory.code)
+            return _no("theory", theory.reason, theory=theory.code, **theory.params)
     return None
 
 

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 from flask_limiter import RateLimitExceeded
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ..daily import generator as daily_puzzles
+from ..engine.shape import Puzzle
 from ..engine.theory import tour_verdict
-from ..engine.verdict import ShapeVerdict
+from ..engine.verdict import ShapeVerdict, decide
 from ..game import replays, rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
 from ..levels.progress import stars_for
+from . import verdicts
 from .bodies import (
     ERRORS,
     DailyPuzzleQuery,
@@ -32,15 +34,17 @@ from .bodies import (
     Score,
     TheoryQuery,
     Undo,
+    VerdictAsked,
 )
 from .ratelimit import rate_limited, retry_after, setting_of
 from .refusals import API, refusal_of
 from .text import has_lone_surrogate
+from .verdicts import verdict_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 HTTP_STATUS = {code: status for code, (status, _when) in ERRORS.items()}
-RATE_LIMIT_DETAILS = {"RATE_LIMIT_GAMES": "games"}
+RATE_LIMIT_DETAILS = {"RATE_LIMIT_GAMES": "games", "RATE_LIMIT_VERDICTS": "verdicts"}
 HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 
 
@@ -117,9 +121,9 @@ def _feasible_json(state: rules.GameState, lang: str) -> dict:
     verdict = state.feasible()
     if not isinstance(verdict, ShapeVerdict):
         return _verdict_json(verdict, lang)
-    reason = None
-    if verdict.code is not None:
-        reason = reason_text("verdict", verdict.code, verdict.params, verdict.reason, lang)
+    start = state.path[0] if state.path else state.start
+    puzzle = Puzzle(state.puzzle.shape, state.closed, start)
+    reason = None if verdict.tour else verdicts.reason(verdict, puzzle, lang)
     return {"possible": verdict.tour, "reason": reason, "code": verdict.code}
 
 
@@ -326,6 +330,15 @@ def theory():
     query = TheoryQuery.model_validate(request.args.to_dict())
     verdict = tour_verdict(query.rows, query.cols, closed=query.closed, start=query.start)
     return jsonify(_verdict_json(verdict, request_lang()))
+
+
+@bp.post("/verdict")
+@rate_limited("RATE_LIMIT_VERDICTS")  # each answer may cost VERDICT_SECONDS of search
+def verdict():
+    """The editor's question: does this puzzle have a tour, and if not, why not?"""
+    body = VerdictAsked.model_validate(_body())
+    found = decide(body.parsed, time_limit=current_app.config["VERDICT_SECONDS"])
+    return jsonify(verdict_json(body.parsed, found, request_lang(), witness=body.witness))
 
 
 @bp.get("/i18n")

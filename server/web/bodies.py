@@ -12,9 +12,9 @@ import re
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field, Strict, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, PrivateAttr, Strict, model_validator
 
-from ..engine.shape import MAX_CODE_LENGTH, MAX_SHAPE_SIDE
+from ..engine.shape import MAX_CODE_LENGTH, MAX_SHAPE_SIDE, Puzzle, ShapeError, parse_puzzle
 from ..game.rules import MAX_SIDE, MIN_SIDE
 from ..game.service import NAME_MAX
 from ..validation import Message, Square, error_codes, flag, refuse, refused, whole
@@ -122,6 +122,41 @@ class Score(Message):
         Strict(),
         Field(description=f"1..{NAME_MAX} characters, no control characters, else `bad-name`"),
     ]
+
+
+class VerdictAsked(Message):
+    """``POST /api/verdict``: the puzzle's code is parsed here, so a bad one is refused with
+    its ShapeError code (server/engine/shape.py) before any search."""
+
+    puzzle: Annotated[
+        str,
+        Strict(),
+        Field(
+            max_length=MAX_CODE_LENGTH,
+            description="a puzzle code, `<shape>.o|.c[.<start>]`, e.g. `6x6~IAAAAAA.o.a1`;"
+            " else a shape error",
+        ),
+        refused("shape-too-big", "error.shape-too-big", max=MAX_SHAPE_SIDE),
+    ]
+    witness: flag("answer a tour too, when one exists") = False
+    _parsed: Puzzle = PrivateAttr()
+
+    @model_validator(mode="after")
+    def _a_puzzle(self) -> VerdictAsked:
+        try:
+            self._parsed = parse_puzzle(self.puzzle)
+        except ShapeError as err:
+            raise refuse(err.code, f"error.{err.code}", **_shown(err.params)) from None
+        return self
+
+    @property
+    def parsed(self) -> Puzzle:
+        return self._parsed
+
+
+def _shown(params: dict) -> dict:
+    """A ShapeError's params fit to show (its ``why`` is English; the message has its own)."""
+    return {key: value for key, value in params.items() if key != "why"}
 
 
 # -- queries: text that reads as a number or a flag -----------------------------------------
@@ -244,6 +279,7 @@ BODIES: dict[str, type[Message]] = {
     "GET /api/daily": DailyPuzzleQuery,
     "GET /api/theory": TheoryQuery,
     "POST /api/levels/import": ProgressImport,
+    "POST /api/verdict": VerdictAsked,
 }
 ERRORS = {  # code: (HTTP status, when)
     "bad-request": (
@@ -288,7 +324,8 @@ ERRORS = {  # code: (HTTP status, when)
     "too-large": (413, "a body over `MAX_CONTENT_LENGTH` (64 KiB)"),
     "rate-limited": (
         429,
-        "one client creates games too fast (`RATE_LIMIT_GAMES`); with a `Retry-After` header",
+        "one client creates games (`RATE_LIMIT_GAMES`) or asks verdicts"
+        " (`RATE_LIMIT_VERDICTS`) too fast; with a `Retry-After` header",
     ),
     "internal": (500, "a bug, logged by the server; nothing changed"),
 }

@@ -71,3 +71,9 @@ def index():
 def watch():
     """Watch the search: every move and backtrack streamed over Socket.IO (/watch)."""
     return render_template("watch.html")
+
+
+@bp.get("/editor")
+def editor():
+    """Draw a puzzle and see at once whether it has a tour (``?puzzle=<code>`` opens one)."""
+    return render_template("editor.html")

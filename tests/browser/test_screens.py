@@ -360,3 +360,20 @@ def test_projector(new_page, screens, lang):
     page.keyboard.press("End")
     expect(page.locator("[data-side=a]")).to_have_attribute("data-status", "found")
     shoot(page, screens, f"projector-lesson-{lang}")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", SIZES)
+def test_editor(new_page, screens, size, lang):
+    """A shape with holes and a fixed start: its verdict with the squares it names, then a
+    tour shown on a shape that has one."""
+    page = new_page(**SIZES[size])
+    page.goto(f"/editor?lang={lang}&puzzle=8x8:d4,e5,a8.c")  # 61 squares: colour
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_attribute("data-code", "colour")
+    shoot(page, screens, f"editor-verdict-{size}-{lang}")
+    page.goto(f"/editor?lang={lang}&puzzle=8x8:d4,e4.c.a1")
+    expect(verdict).to_have_attribute("data-tour", "true")
+    page.click("#show-tour")
+    expect(page.locator("#show-tour")).to_have_attribute("aria-pressed", "true")
+    shoot(page, screens, f"editor-tour-{size}-{lang}")

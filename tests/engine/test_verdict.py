@@ -2,53 +2,15 @@
 
 from __future__ import annotations
 
-import functools
 import random
 
 import pytest
 
 from server.engine.shape import Puzzle, Shape, parse_puzzle
 from server.engine.verdict import decide
+from tests.support.bruteforce import brute_force
+from tests.support.shapes import random_puzzles
 from tests.tourcheck import assert_tour
-
-KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
-
-
-def brute_force(rows, cols, holes, closed, start):
-    """Whether a tour exists: plain DFS over every start and move, memo of failed states.
-
-    Shares nothing with server.engine; meant for up to about 16 open squares.
-    """
-    open_sq = [s for s in range(rows * cols) if s not in holes]
-    index = {s: i for i, s in enumerate(open_sq)}
-    nbrs = []
-    for s in open_sq:
-        r, c = divmod(s, cols)
-        mask = 0
-        for dr, dc in KNIGHT:
-            t = (r + dr) * cols + (c + dc)
-            if 0 <= r + dr < rows and 0 <= c + dc < cols and t in index:
-                mask |= 1 << index[t]
-        nbrs.append(mask)
-    full = (1 << len(open_sq)) - 1
-
-    @functools.cache
-    def go(seen, cur, first):
-        if seen == full:
-            return not closed or bool(nbrs[cur] >> first & 1)
-        free = nbrs[cur] & ~seen
-        while free:
-            low = free & -free
-            nxt = low.bit_length() - 1
-            if go(seen | low, nxt, first):
-                return True
-            free ^= low
-        return False
-
-    if closed and len(open_sq) < 3:
-        return False
-    starts = [index[start]] if start is not None else range(len(open_sq))
-    return any(go(1 << i, i, i) for i in starts)
 
 
 def _random_puzzles(count, seed):
@@ -125,3 +87,30 @@ def test_a_big_shape_with_a_tour_gets_a_checked_witness():
         assert_tour(12, 12, list(verdict.witness), blocked=holes)
     else:
         assert verdict.code in ("unreachable", "split", "dead-ends", "colour", "exhausted")
+
+
+def test_the_bench_sample_is_decided_and_its_small_shapes_agree_with_brute_force():
+    """`make bench`'s 1,000 shapes up to 12x12: every one decided (no ``time`` given a
+    generous limit), every witness a tour, and those of up to 16 open squares (exhaustive
+    search's reach) exactly as the brute force says."""
+    checked = 0
+    for puzzle in random_puzzles():
+        shape = puzzle.shape
+        verdict = decide(puzzle, time_limit=60)
+        assert verdict.tour is not None, puzzle.code
+        if verdict.tour:
+            assert_tour(
+                shape.rows,
+                shape.cols,
+                list(verdict.witness),
+                closed=puzzle.closed,
+                start=puzzle.start,
+                blocked=shape.holes,
+            )
+        else:
+            assert verdict.code and verdict.reason, puzzle.code
+        if shape.size <= 16:
+            checked += 1
+            truth = brute_force(shape.rows, shape.cols, shape.holes, puzzle.closed, puzzle.start)
+            assert verdict.tour is truth, (puzzle.code, verdict)
+    assert checked >= 10  # the sample holds small shapes
