@@ -377,3 +377,46 @@ def test_editor(new_page, screens, size, lang):
     page.click("#show-tour")
     expect(page.locator("#show-tour")).to_have_attribute("aria-pressed", "true")
     shoot(page, screens, f"editor-tour-{size}-{lang}")
+
+
+# ---------------------------------------------------------------- shapes and levels (issue 15)
+def _won_puzzle_replay(page, code: str) -> str:
+    """A game of ``code`` won through the API by the engine's witness; its replay id."""
+    from server.engine.shape import parse_puzzle
+    from server.engine.verdict import decide
+
+    puzzle = parse_puzzle(code)
+    game = api(page, "POST", "/api/games", {"puzzle": code})
+    cols = puzzle.shape.cols
+    for sq in decide(puzzle, time_limit=10).witness:
+        row, col = divmod(sq, cols)
+        game = api(page, "POST", f"/api/games/{game['id']}/moves", {"row": row, "col": col})
+    assert game["status"] == "won", game["status"]
+    return api(page, "POST", f"/api/games/{game['id']}/replay", {})["id"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", SIZES)
+def test_level_map_and_a_level(new_page, screens, size, lang):
+    page = new_page(**SIZES[size])
+    page.goto(f"/levels?lang={lang}")
+    shoot(page, screens, f"levels-map-{size}-{lang}")
+    first = api(page, "GET", "/api/levels")["chapters"][0]["levels"][0]
+    page.goto(f"/?lang={lang}&level={first['id']}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    shoot(page, screens, f"levels-level-{size}-{lang}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", SIZES)
+def test_daily_replay_svg_and_worksheet(new_page, screens, size, lang):
+    page = new_page(**SIZES[size])
+    page.goto(f"/daily?lang={lang}")
+    shoot(page, screens, f"daily-{size}-{lang}")
+    replay = _won_puzzle_replay(page, "6x6:a1,a6,c3,c4.o")
+    page.goto(f"/replay/{replay}?lang={lang}")
+    shoot(page, screens, f"replay-{size}-{lang}")
+    page.goto(f"/replay/{replay}.svg")
+    page.screenshot(path=str(screens / f"export-svg-{size}-{lang}.png"))
+    page.goto(f"/worksheet?lang={lang}&puzzle=6x6:a1,a6,c3,c4.o")
+    shoot(page, screens, f"worksheet-{size}-{lang}")

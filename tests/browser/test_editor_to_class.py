@@ -1,0 +1,59 @@
+"""Issue 15's teacher story end to end: a shape drawn in the editor is handed to a class,
+solved by a student on a phone, and appears on the class leaderboard (server-checked)."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.engine.shape import parse_puzzle
+from server.engine.verdict import decide
+from tests.tourcheck import assert_tour
+
+from .conftest import playwright_sync
+from .test_class import PHONE, join
+from .test_editor import cell, settled
+
+expect = playwright_sync.expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_shape_drawn_in_the_editor_is_solved_by_a_student_of_the_class(new_page):
+    teacher = new_page()
+    teacher.goto("/editor?lang=en&puzzle=5x5.o")
+    expect(teacher.locator("#editor")).to_have_attribute("data-ready", "true")
+    settled(teacher, "true")
+    cell(teacher, "c3").click()  # the centre becomes a hole
+    settled(teacher, "true")
+    teacher.get_by_label("sets the start").check(force=True)
+    cell(teacher, "a5").click()
+    settled(teacher, "true")
+    code = teacher.locator("#editor").get_attribute("data-puzzle")
+    puzzle = parse_puzzle(code)
+    assert puzzle.shape.holes == {12} and puzzle.start == 0 and not puzzle.closed
+
+    teacher.locator("#class-link").click()  # "hand to my class": opens a room with it
+    expect(teacher.locator("#c-puzzle-ready")).to_contain_text(code)
+    teacher.click("#c-open")
+    expect(teacher.locator("#class")).to_have_attribute("data-connection", "joined")
+    expect(teacher.locator("#c-puzzle-code")).to_have_value(code)
+    room = teacher.get_attribute("#class", "data-code")
+    student = join(new_page, room, **PHONE)
+    teacher.click("#c-puzzle-go")
+    expect(teacher.locator("#c-puzzle-now")).to_contain_text("holes: 1")
+
+    student.click("#c-tab-puzzle")
+    student.fill("#c-name", "Mei")
+    student.click("#c-try")
+    square = '#c-puzzle-board .sq[data-row="{}"][data-col="{}"]'
+    expect(student.locator(square.format(2, 2))).to_have_attribute("data-state", "hole")
+    tour = decide(puzzle, time_limit=10).witness
+    assert_tour(5, 5, list(tour), start=0, blocked={12})
+    for sq in tour[1:]:
+        row, col = divmod(sq, 5)
+        student.click(square.format(row, col))
+        expect(student.locator(square.format(row, col))).to_have_attribute("data-state", "current")
+    expect(student.locator("#c-solved")).to_contain_text("#1")
+    entry = teacher.locator("#c-leaderboard tbody tr")
+    expect(entry).to_have_count(1)
+    expect(entry.locator("td").nth(1)).to_have_text("Mei")
