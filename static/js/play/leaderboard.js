@@ -1,7 +1,8 @@
 // The Play page's leaderboard of the current board and mode: runs without hints, and
 // those with. Names are plain text, never markup.
 
-import { formatTime, t } from "../core/i18n.js";
+import { t } from "../core/i18n.js";
+import { fillRanking } from "../core/ranking.js";
 import { api } from "./api.js";
 
 export class Leaderboard {
@@ -25,8 +26,8 @@ export class Leaderboard {
         ? await api.puzzleLeaderboard(game.puzzle)
         : await api.leaderboard(game.rows, game.cols, game.closed);
       if (this.key !== key) return;
-      fill(this.unassisted, board.unassisted ?? []);
-      fill(this.assisted, board.assisted ?? []);
+      fillRanking(this.unassisted, board.unassisted ?? []);
+      fillRanking(this.assisted, board.assisted ?? []);
     } catch (err) {
       this.key = "";
       this.onError(err);
@@ -42,33 +43,4 @@ export class Leaderboard {
 /** A game with holes or a fixed start: ranked under its puzzle code. */
 export function isPuzzle(game) {
   return Boolean(game.holes?.length || game.fixed_start);
-}
-
-function fill(list, entries) {
-  const items = entries.map((entry) => {
-    const li = document.createElement("li");
-    const name = span("lb-name", entry.name);
-    const extra = span(
-      "lb-extra",
-      entry.hints
-        ? t("ui.lb.hints", { n: entry.hints })
-        : t("ui.lb.moves", { n: entry.moves ?? "" }),
-    );
-    li.append(name, extra, span("lb-time", formatTime(entry.seconds ?? 0)));
-    return li;
-  });
-  if (!items.length) {
-    const li = document.createElement("li");
-    li.className = "lb-empty";
-    li.textContent = t("ui.lb.empty");
-    items.push(li);
-  }
-  list.replaceChildren(...items);
-}
-
-function span(className, text) {
-  const el = document.createElement("span");
-  el.className = className;
-  el.textContent = text;
-  return el;
 }

@@ -6,11 +6,11 @@ import { Board } from "../board/board.js";
 import { setHoles } from "../board/state.js";
 import { t } from "../core/i18n.js";
 import { bindLanguageSwitch, startLanguage } from "../core/language.js";
+import { fillRanking } from "../core/ranking.js";
 import { squareName } from "../core/squares.js";
 import { ApiError } from "../play/api.js";
 import { saveGameId } from "../play/store.js";
 import { shareApi } from "./api.js";
-import { fillRanking } from "./ranking.js";
 
 const $ = (selector) => document.querySelector(selector);
 const daily = JSON.parse($("#daily-data").textContent);

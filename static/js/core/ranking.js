@@ -1,4 +1,4 @@
-// A leaderboard list (the daily puzzle's): names as plain text, never markup.
+// A leaderboard list (Play's, the daily puzzle's): names as plain text, never markup.
 
 import { formatTime, t } from "../core/i18n.js";
 
