@@ -16,6 +16,8 @@ Everything live happens over Socket.IO (/class, server/web/class_socket.py).
 
 from __future__ import annotations
 
+import json
+
 import io
 
 import segno
@@ -135,7 +137,9 @@ def student(code: str):
         return render_template("class_join.html", error=True, code=code[:32]), 404
     if room.code != code:
         return redirect(url_for("classroom.student", code=room.code))
-    return render_template("class_student.html", code=room.code, chapters=CHAPTERS)
+    # The room's demo as the page opens: it builds its board while its socket joins.
+    demo = {"gen": room.gen, "settings": json.loads(room.settings)}
+    return render_template("class_student.html", code=room.code, chapters=CHAPTERS, demo=demo)
 
 
 @bp.get("/<code>/qr.svg")

@@ -46,9 +46,16 @@ export class QuizPanel {
     }
   }
 
-  /** Listen to the room's quiz events (after every (re)join: `restore`). */
-  attach(socket) {
-    for (const name of EVENTS) socket.on(name, (msg) => this[`_${name}`](msg));
+  /**
+   * Listen to the room's quiz events (after every (re)join: `restore`); `wrap` may hold
+   * them back in order (the student's page, until its words are loaded).
+   */
+  attach(socket, wrap = (handle) => handle) {
+    for (const name of EVENTS)
+      socket.on(
+        name,
+        wrap((msg) => this[`_${name}`](msg)),
+      );
   }
 
   async restore() {

@@ -21,6 +21,17 @@ export class Stage {
     this.phase = "";
   }
 
+  /**
+   * Set the lane up for the room's demo as the page found it (`{gen, settings}`, rendered
+   * with the page), so the board is built while the join is on its way, not after it.
+   */
+  prepare({ gen, settings }) {
+    if (!this.drawing || gen <= 1 || this.gen === gen) return;
+    this.gen = gen;
+    this.lane.preview(laneSettings(settings));
+    this.lane.say(t("class.ui.loading"));
+  }
+
   /** Draw the stream again after the lane showed something else. */
   resume() {
     this.drawing = true;

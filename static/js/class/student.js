@@ -149,10 +149,19 @@ for (const tab of document.querySelectorAll(".c-tabs [role=tab]")) {
 
 // ---------------------------------------------------------------- start-up
 async function boot() {
-  await startLanguage();
+  // The socket connects and joins while the words load and the board is built: a late
+  // joiner's first frame waits for all three, so none waits for another. The room's
+  // messages, which draw words, are held in order until the words are in.
+  const language = startLanguage();
+  const pending = [];
+  let speaking = false;
+  const afterLanguage =
+    (handle) =>
+    (...args) =>
+      speaking ? handle(...args) : pending.push(() => handle(...args));
   room = new ClassRoom({
     code,
-    handlers: {
+    handlers: mapValues(afterLanguage, {
       joined: onJoined,
       joinFailed: (error) => {
         if (error.code === "expired" || error.code === "unknown-room") endClass(error);
@@ -173,12 +182,21 @@ async function boot() {
         shownFollow = t("class.ui.reconnecting");
         followLine.textContent = shownFollow;
       },
-    },
+    }),
   });
-  quiz.attach(room.socket);
+  quiz.attach(room.socket, afterLanguage);
+  await language;
+  stage.prepare(JSON.parse($("#class-demo").textContent));
+  speaking = true;
+  for (const call of pending.splice(0)) call();
   page.dataset.ready = "true";
   exposeForTests({ lane, room, play, follower, quiz, story });
   requestAnimationFrame(frame);
+}
+
+/** `object` with `wrap` applied to each of its values. */
+function mapValues(wrap, object) {
+  return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, wrap(value)]));
 }
 
 boot();

@@ -53,7 +53,15 @@ export function formatTime(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
+const numberFormats = new Map(); // one Intl.NumberFormat per language: making one is slow
+
 /** 1234567 -> "1,234,567" in the current language. */
 export function formatNumber(n) {
-  return new Intl.NumberFormat(htmlLang()).format(n);
+  const tag = htmlLang();
+  let format = numberFormats.get(tag);
+  if (!format) {
+    format = new Intl.NumberFormat(tag);
+    numberFormats.set(tag, format);
+  }
+  return format.format(n);
 }
