@@ -16,9 +16,8 @@ Everything live happens over Socket.IO (/class, server/web/class_socket.py).
 
 from __future__ import annotations
 
-import json
-
 import io
+import json
 
 import segno
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
