@@ -139,3 +139,32 @@ def test_a_bad_puzzle_link_says_why_in_both_languages(new_page):
     page.locator("#start-game").click()
     expect(error).to_be_hidden()
     assert "puzzle=" not in page.url
+
+
+def test_show_me_on_a_puzzle_searches_the_shape_and_hints_a_move_of_a_tour(new_page):
+    """Show me streams the search of the game's own board: its trail never enters a hole,
+    and the move it ends on completes to a tour of the shape (the engine's hint checks)."""
+    from server.engine.hints import hint
+
+    puzzle, witness = fixed_start_puzzle()
+    shape, cols = puzzle.shape, puzzle.shape.cols
+    page = new_page()
+    open_link(page, puzzle.code)
+    for sq in witness[:3]:
+        row, col = divmod(sq, cols)
+        cell(page, row, col).click()
+        expect(cell(page, row, col)).to_have_attribute("data-state", "current")
+    hole = cell(page, 3, 0)
+    page.locator('.controls [data-action="show-me"]').click()
+    page.wait_for_function("() => +document.querySelector('#showme').dataset.events > 3")
+    expect(hole).to_have_attribute("data-state", "hole")
+    expect(hole.locator(".num")).to_be_empty()
+    board = page.locator("#board")
+    expect(board).not_to_have_attribute("data-showme", "running", timeout=30_000)
+    expect(board).not_to_have_attribute("data-showme", "holding", timeout=5_000)
+    hinted = page.locator('#board .sq[data-hint="true"]')
+    expect(hinted).to_have_count(1)
+    row, col = int(hinted.get_attribute("data-row")), int(hinted.get_attribute("data-col"))
+    answer = hint(shape.board, [*witness[:3], row * cols + col], time_limit=5.0)
+    assert answer.verdict == "completable", answer
+    expect(hole).to_have_attribute("data-state", "hole")
