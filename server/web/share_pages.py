@@ -15,6 +15,7 @@ from ..game import replays
 from ..game.rules import RuleError
 from ..i18n import request_lang, text
 from ..share import drawing, png, svg
+from . import verdicts
 from .api import daily_json
 
 bp = Blueprint("share", __name__)
@@ -128,10 +129,16 @@ def worksheet():
     lang = request_lang()
     try:
         puzzle = parse_puzzle(code)
-    except ShapeError:
-        return render_template("worksheet.html", error=True, code=code[:100]), 400
+    except ShapeError as err:  # said as the API and the editor say it
+        why = text(f"error.{err.code}", lang, err.params)
+        return render_template("worksheet.html", error=True, code=code[:100], why=why), 400
     pictures = _worksheet_pictures(puzzle, lang)
-    return render_template("worksheet.html", error=False, puzzle=puzzle, **pictures)
+    why_not = (
+        None if pictures["verdict"].tour else verdicts.reason(pictures["verdict"], puzzle, lang)
+    )
+    return render_template(
+        "worksheet.html", error=False, puzzle=puzzle, why_not=why_not, **pictures
+    )
 
 
 def _puzzle_picture(kind: str):

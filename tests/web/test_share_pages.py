@@ -97,6 +97,21 @@ def test_a_worksheet_without_a_tour_says_so(client):
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     assert 'id="worksheet-no-tour"' in page and page.count("<svg") == 1
+    assert "No knight move reaches b2" in page  # the editor's reason, in words
+
+
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        ("99x99.o", "A shape is at most 20 squares a side."),
+        ("6x6:a1.o.a1", "The start a1 is a hole."),
+        ("6x6.o.z9", "The start z9 is not a square of this board."),
+    ],
+)
+def test_a_bad_puzzle_code_says_which_fault(client, code, why):
+    response = client.get("/worksheet", query_string={"puzzle": code, "lang": "en"})
+    assert response.status_code == 400
+    assert why in response.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("code", ["", "nonsense", "6x6", "99x99.o", "5x5.o.z9", "<b>x</b>"])
