@@ -27,6 +27,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
+from ..engine.shape import Puzzle
 from .models import Game, Score, db
 from .rules import GameState, RuleError, new_game
 
@@ -149,6 +150,15 @@ def create_game(
     db.session.add(game)
     db.session.commit()
     return Loaded(game.id, state, False)
+
+
+def create_puzzle_game(puzzle: Puzzle, **played_for: str | None) -> Loaded:
+    """A new game of ``puzzle`` (its board, holes, mode and start); ``played_for`` are
+    :func:`create_game`'s ``level``, ``daily`` and ``player``."""
+    shape = puzzle.shape
+    return create_game(
+        shape.rows, shape.cols, puzzle.closed, holes=shape.holes, start=puzzle.start, **played_for
+    )
 
 
 def load(game_id: str) -> Loaded:

@@ -194,11 +194,7 @@ def create_game():
     if body.daily is not None:
         return jsonify(_state_json(_create_daily())), 201
     if body.puzzle is not None:
-        puzzle = rules.puzzle_of(body.puzzle)
-        shape = puzzle.shape
-        loaded = service.create_game(
-            shape.rows, shape.cols, puzzle.closed, holes=shape.holes, start=puzzle.start
-        )
+        loaded = service.create_puzzle_game(rules.puzzle_of(body.puzzle))
     else:
         holes = rules.cells_to_squares(body.rows, body.cols, body.holes or ())
         loaded = service.create_game(body.rows, body.cols, body.closed, holes=holes)
@@ -208,16 +204,7 @@ def create_game():
 def _create_daily() -> service.Loaded:
     """A game of today's (UTC) daily puzzle."""
     today = daily_puzzles.daily(daily_puzzles.today())
-    puzzle = today.puzzle
-    shape = puzzle.shape
-    return service.create_game(
-        shape.rows,
-        shape.cols,
-        puzzle.closed,
-        holes=shape.holes,
-        start=puzzle.start,
-        daily=today.date,
-    )
+    return service.create_puzzle_game(today.puzzle, daily=today.date)
 
 
 def daily_json(found: daily_puzzles.Daily) -> dict:

@@ -80,16 +80,7 @@ def create_level_game(raw: dict):
     player_id = current_player(create=True)
     if level.id not in progress.unlocked(progress.progress(player_id)):
         raise RuleError("level-locked")
-    puzzle, board = level.puzzle, level.puzzle.shape.board
-    loaded = service.create_game(
-        board.rows,
-        board.cols,
-        puzzle.closed,
-        holes=puzzle.shape.holes,
-        start=puzzle.start,
-        level=level.id,
-        player=player_id,
-    )
+    loaded = service.create_puzzle_game(level.puzzle, level=level.id, player=player_id)
     return jsonify(_state_json(loaded)), 201
 
 

@@ -382,13 +382,12 @@ def test_editor(new_page, screens, size, lang):
 # ---------------------------------------------------------------- shapes and levels (issue 15)
 def _won_puzzle_replay(page, code: str) -> str:
     """A game of ``code`` won through the API by the engine's witness; its replay id."""
-    from server.engine.shape import parse_puzzle
-    from server.engine.verdict import decide
+    from tests.witness import checked_witness
 
-    puzzle = parse_puzzle(code)
+    puzzle, witness = checked_witness(code)
     game = api(page, "POST", "/api/games", {"puzzle": code})
     cols = puzzle.shape.cols
-    for sq in decide(puzzle, time_limit=10).witness:
+    for sq in witness:
         row, col = divmod(sq, cols)
         game = api(page, "POST", f"/api/games/{game['id']}/moves", {"row": row, "col": col})
     assert game["status"] == "won", game["status"]

@@ -8,10 +8,10 @@ import pytest
 
 from server.engine.shape import parse_puzzle
 from server.engine.theory import Verdict
-from server.engine.verdict import decide
 from server.game import rules
 from server.game.rules import RuleError
 from tests.tourcheck import assert_tour
+from tests.witness import checked_witness
 
 T0 = 1000.0
 
@@ -25,20 +25,7 @@ def game_of(code: str) -> rules.GameState:
 
 
 def witness_of(code: str) -> list[int]:
-    """The engine's verdict witness, checked by the independent checker."""
-    puzzle = parse_puzzle(code)
-    verdict = decide(puzzle, time_limit=5.0)
-    assert verdict.tour, verdict
-    shape = puzzle.shape
-    assert_tour(
-        shape.rows,
-        shape.cols,
-        verdict.witness,
-        closed=puzzle.closed,
-        start=puzzle.start,
-        blocked=shape.holes,
-    )
-    return list(verdict.witness)
+    return checked_witness(code)[1]
 
 
 def knight(a, b, cols):

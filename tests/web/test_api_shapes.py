@@ -7,11 +7,10 @@ import pytest
 from sqlalchemy import func, select
 
 from server.engine.shape import parse_puzzle
-from server.engine.verdict import decide
 from server.game import service
 from server.game.models import Game, Score, db
-from tests.tourcheck import assert_tour
 from tests.web.test_api import Clock, act, get, move, refused
+from tests.witness import checked_witness
 
 OPEN_PUZZLE = "4x5:a1.o"  # 19 open squares, an open tour exists
 CLOSED_PUZZLE = "5x5:a1.c.e5"  # 24 open squares, a closed tour from e5
@@ -31,20 +30,9 @@ def create(client, body, lang="en"):
 
 
 def witness_cells(code: str) -> list[list[int]]:
-    """The engine's verdict witness, checked by the independent checker, as [row, col]."""
-    puzzle = parse_puzzle(code)
-    verdict = decide(puzzle, time_limit=5.0)
-    assert verdict.tour, verdict
-    shape = puzzle.shape
-    assert_tour(
-        shape.rows,
-        shape.cols,
-        verdict.witness,
-        closed=puzzle.closed,
-        start=puzzle.start,
-        blocked=shape.holes,
-    )
-    return [list(divmod(sq, shape.cols)) for sq in verdict.witness]
+    """The engine's checked witness (tests/support/shapes.py) as [row, col]."""
+    puzzle, witness = checked_witness(code)
+    return [list(divmod(sq, puzzle.shape.cols)) for sq in witness]
 
 
 def refused_move(client, game, cell) -> dict:

@@ -1,0 +1,27 @@
+"""The engine's witness for a puzzle, passed by the independent checker: the squares a test
+plays to win it. Beside tests/tourcheck.py (which shares no code with the engine), since
+tests/support may not import tests."""
+
+from __future__ import annotations
+
+from server.engine.shape import Puzzle, parse_puzzle
+from server.engine.verdict import decide
+from tests.tourcheck import assert_tour
+
+
+def checked_witness(code: str) -> tuple[Puzzle, list[int]]:
+    """A puzzle and the engine's verdict witness for it, passed by the independent checker
+    (tests/tourcheck.py): the squares a test plays to win it."""
+    puzzle = parse_puzzle(code)
+    verdict = decide(puzzle, time_limit=5.0)
+    assert verdict.tour, verdict
+    shape = puzzle.shape
+    assert_tour(
+        shape.rows,
+        shape.cols,
+        verdict.witness,
+        closed=puzzle.closed,
+        start=puzzle.start,
+        blocked=shape.holes,
+    )
+    return puzzle, list(verdict.witness)
