@@ -20,6 +20,7 @@ from itsdangerous import BadData, URLSafeSerializer
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from ..game import service
 from ..game.models import (
     STAR_FINISHED,
     STAR_NO_HINTS,
@@ -29,7 +30,8 @@ from ..game.models import (
     Player,
     db,
 )
-from .catalogue import catalogue
+from ..game.rules import RuleError
+from .catalogue import Level, catalogue
 
 CODE_SALT = "level-progress"
 CODE_VERSION = 1
@@ -137,6 +139,23 @@ def unlocked(best: dict[str, Best]) -> set[str]:
 
 
 # -- export and import ------------------------------------------------------------------
+def level_of(level_id: object) -> Level:
+    """The level with this id; RuleError ``unknown-level`` for none."""
+    level = catalogue().get(level_id)
+    if level is None:
+        raise RuleError("unknown-level")
+    return level
+
+
+def start_level(level_id: object, player_id: str):
+    """A new game of level ``level_id`` for ``player_id`` (a game service ``Loaded``);
+    RuleError ``unknown-level``, or ``level-locked`` before the level is unlocked."""
+    level = level_of(level_id)
+    if level.id not in unlocked(progress(player_id)):
+        raise RuleError("level-locked")
+    return service.create_puzzle_game(level.puzzle, level=level.id, player=player_id)
+
+
 def _serializer(secret_key: str) -> URLSafeSerializer:
     return URLSafeSerializer(secret_key, salt=CODE_SALT)
 

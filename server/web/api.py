@@ -22,13 +22,14 @@ from ..engine.verdict import ShapeVerdict, decide
 from ..game import replays, rules, service
 from ..game.rules import RuleError
 from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
-from ..levels.progress import stars_for
+from ..levels import progress
 from . import verdicts
 from .bodies import (
     ERRORS,
     DailyPuzzleQuery,
     DailyQuery,
     LeaderboardQuery,
+    LevelGame,
     Move,
     NewGame,
     Score,
@@ -36,6 +37,7 @@ from .bodies import (
     Undo,
     VerdictAsked,
 )
+from .player import current_player
 from .ratelimit import rate_limited, retry_after, setting_of
 from .refusals import API, refusal_of
 from .text import has_lone_surrogate
@@ -177,7 +179,9 @@ def _state_json(loaded: service.Loaded) -> dict:
         "puzzle": state.puzzle.code,
         "level": state.level,
         "daily": state.daily,
-        "stars": stars_for(state.hints, state.undos) if state.level and state.won else None,
+        "stars": progress.stars_for(state.hints, state.undos)
+        if state.level and state.won
+        else None,
     }
 
 
@@ -186,10 +190,10 @@ def _state_json(loaded: service.Loaded) -> dict:
 @rate_limited("RATE_LIMIT_GAMES")  # per client address; 429 with Retry-After beyond it
 def create_game():
     raw = _body()
-    if "level" in raw:  # a level of the path (server/web/levels_api.py)
-        from .levels_api import create_level_game
-
-        return create_level_game(raw)
+    if "level" in raw:  # a level of the path: its game for this player (docs/levels.md)
+        level = LevelGame.model_validate(raw).level
+        loaded = progress.start_level(level, current_player(create=True))
+        return jsonify(_state_json(loaded)), 201
     body = NewGame.model_validate(raw)
     if body.daily is not None:
         return jsonify(_state_json(_create_daily())), 201

@@ -33,6 +33,13 @@ PuzzleCode = Annotated[
 ]
 
 
+def _require(message: Message, *names: str) -> None:
+    """A field the rest of the body makes required is there, else ``bad-request`` naming it."""
+    for name in names:
+        if getattr(message, name) is None:
+            raise refuse("bad-request", "error.bad-request", field=name)
+
+
 WITHOUT_PUZZLE = {"x-absent": "required without `puzzle`"}
 WITHOUT_SOURCE = {"x-absent": "required without `puzzle` or `daily`"}
 
@@ -61,9 +68,7 @@ class NewGame(Message):
     @model_validator(mode="after")
     def _a_board_a_puzzle_or_the_daily(self) -> NewGame:
         if self.puzzle is None and self.daily is None:
-            for name in ("rows", "cols"):
-                if getattr(self, name) is None:
-                    raise refuse("bad-request", "error.bad-request", field=name)
+            _require(self, "rows", "cols")
         return self
 
 
@@ -100,9 +105,7 @@ class Move(Message):
             if self.random is not True or {"row", "col"} & self.model_fields_set:
                 raise refuse("bad-request", "error.bad-request", field="random")
         else:
-            for name in ("row", "col"):
-                if getattr(self, name) is None:
-                    raise refuse("bad-request", "error.bad-request", field=name)
+            _require(self, "row", "col")
         return self
 
 
@@ -210,9 +213,7 @@ class LeaderboardQuery(Message):
     def _a_board_or_a_puzzle(self) -> LeaderboardQuery:
         if self.puzzle is not None:
             return self
-        for name in ("rows", "cols"):
-            if getattr(self, name) is None:
-                raise refuse("bad-request", "error.bad-request", field=name)
+        _require(self, "rows", "cols")
         if not (MIN_SIDE <= self.rows <= MAX_SIDE and MIN_SIDE <= self.cols <= MAX_SIDE):
             raise refuse("bad-board", "error.bad-board")
         return self

@@ -1,5 +1,5 @@
 """The path of levels over HTTP (docs/api.md, "Levels"): the list with the player's
-progress, one level, a level game, export and import of progress.
+progress, one level, export and import of progress (a level's game is ``POST /api/games``).
 
 The blueprint answers refusals as the API does (server/web/api.py's handlers); the
 decisions live in server.levels.  A level's witness is never sent: the player finds it.
@@ -10,14 +10,13 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify
 from pydantic import ValidationError
 
-from ..game import service
 from ..game.rules import RuleError
 from ..i18n import request_lang
 from ..levels import progress
 from ..levels.catalogue import Level, catalogue
 from . import api
-from .api import _body, _state_json
-from .bodies import LevelGame, ProgressImport
+from .api import _body
+from .bodies import ProgressImport
 from .player import current_player
 
 bp = Blueprint("levels_api", __name__, url_prefix="/api/levels")
@@ -67,23 +66,6 @@ def levels_answer(player_id: str | None) -> dict:
     }
 
 
-def _level(level_id: object) -> Level:
-    level = catalogue().get(level_id)
-    if level is None:
-        raise RuleError("unknown-level")
-    return level
-
-
-def create_level_game(raw: dict):
-    """``POST /api/games {"level": id}``: the level's game for this player (made if new)."""
-    level = _level(LevelGame.model_validate(raw).level)
-    player_id = current_player(create=True)
-    if level.id not in progress.unlocked(progress.progress(player_id)):
-        raise RuleError("level-locked")
-    loaded = service.create_puzzle_game(level.puzzle, level=level.id, player=player_id)
-    return jsonify(_state_json(loaded)), 201
-
-
 @bp.get("")
 def list_levels():
     return jsonify(levels_answer(current_player()))
@@ -91,7 +73,7 @@ def list_levels():
 
 @bp.get("/<level_id>")
 def one_level(level_id: str):
-    level = _level(level_id)
+    level = progress.level_of(level_id)
     best = progress.progress(current_player())
     answer = _level_json(level, best, progress.unlocked(best), request_lang())
     after = catalogue().next_after(level.id)

@@ -12,7 +12,7 @@ import pytest
 from server.engine.board import Board
 from server.engine.search import solve
 from server.engine.shape import parse_puzzle
-from tests.support.follower import Teacher
+from tests.support.follower import SIX_BY_SIX, Teacher
 from tests.support.waiting import wait_until
 from tests.tourcheck import assert_tour
 from tests.web.test_class_socket import api, follows, live, members, student_of, teacher_of
@@ -20,15 +20,7 @@ from tests.web.test_class_socket import api, follows, live, members, student_of,
 __all__ = ["live", "members"]  # the fixtures, shared with the class socket tests
 
 # 6x6 without its top-right corner, searched from the opposite corner: 52,104 nodes
-HOLED_DEMO = {
-    "rows": 6,
-    "cols": 6,
-    "start": [0, 0],
-    "algorithm": "seed",
-    "closed": False,
-    "pruning": False,
-    "holes": [5],
-}
+HOLED_DEMO = {**SIX_BY_SIX, "holes": [5]}
 
 
 def test_a_demo_with_holes_is_followed_as_the_engine_walks_the_shape(live, members):

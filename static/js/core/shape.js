@@ -1,6 +1,7 @@
-// Shape and puzzle codes in the browser, read exactly as server/engine/shape.py reads them,
-// so a page can draw a shape's holes and send them as squares (the /watch `start`, the class
-// demo's `settings`). The server checks everything again. No DOM.
+// Shape and puzzle codes in the browser, read and written exactly as server/engine/shape.py
+// reads and writes them, so a page can draw a shape's holes and send them as squares (the
+// /watch `start`, the class demo's `settings`) and the editor's address holds the text the
+// server reads. The server checks everything again. No DOM.
 //
 //   6x6                 a plain rectangle
 //   6x6~IAAAAAA         holes as a little-endian bitmask in unpadded base64url
@@ -8,7 +9,7 @@
 //   ..#./..../....      art: rows of . (open) and # (a hole), separated by /
 //   <shape>.o | .c      a puzzle: open or closed, then .<start name> when the start is fixed
 
-import { parseSquare, squareName } from "./squares.js";
+import { nameOf, parseSquare, squareName } from "./squares.js";
 
 export const MAX_SHAPE_SIDE = 20;
 const MAX_CODE_LENGTH = 500;
@@ -73,6 +74,28 @@ function fromMask(rows, cols, mask) {
     }
   }
   return checked(rows, cols, holes);
+}
+
+/** The canonical code: `6x6`, or `6x6~<holes>` (bit = square, little-endian bytes, unpadded
+ * base64url); `holes` any iterable of squares. */
+export function shapeCode(rows, cols, holes = []) {
+  const dims = `${rows}x${cols}`;
+  const bytes = new Uint8Array(Math.ceil((rows * cols) / 8));
+  let any = false;
+  for (const sq of holes) {
+    bytes[sq >> 3] |= 1 << (sq & 7);
+    any = true;
+  }
+  if (!any) return dims;
+  const base64 = btoa(String.fromCharCode(...bytes));
+  return `${dims}~${base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")}`;
+}
+
+/** `<shape code>.o` or `.c`, then `.<start>` (its chess name) when `start` (a square) is fixed. */
+export function puzzleCode(rows, cols, holes, closed, start = null) {
+  const fixed = start !== null && start >= 0;
+  const name = fixed ? `.${nameOf(start, rows, cols)}` : "";
+  return `${shapeCode(rows, cols, holes)}.${closed ? "c" : "o"}${name}`;
 }
 
 /** A shape as people write it: `6x6` or `6x6:a1,c3` (holes by name), which parseShape reads. */

@@ -3,7 +3,7 @@
 // writes it (docs/api.md: the editor's verdict), so the address, the share link and the
 // Play and class links hold the text the server reads. Squares are row * cols + col.
 
-import { nameOf } from "../core/squares.js";
+import { puzzleCode as writePuzzleCode, shapeCode as writeShapeCode } from "../core/shape.js";
 
 /** A puzzle; `holes` any iterable of squares, `start` a square or -1 (free). */
 export function createPuzzle(rows, cols, { holes = [], closed = false, start = -1 } = {}) {
@@ -64,20 +64,12 @@ export function resizePuzzle(puzzle, rows, cols) {
   return next;
 }
 
-/** `6x6`, or `6x6~<holes>`: the holes as a bitmask (bit = square, little-endian bytes)
- * in unpadded base64url. */
+/** The puzzle's shape code (core/shape.js writes it). */
 export function shapeCode(puzzle) {
-  const dims = `${puzzle.rows}x${puzzle.cols}`;
-  if (!puzzle.holes.size) return dims;
-  const bytes = new Uint8Array(Math.ceil((puzzle.rows * puzzle.cols) / 8));
-  for (const sq of puzzle.holes) bytes[sq >> 3] |= 1 << (sq & 7);
-  const base64 = btoa(String.fromCharCode(...bytes));
-  return `${dims}~${base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")}`;
+  return writeShapeCode(puzzle.rows, puzzle.cols, puzzle.holes);
 }
 
-/** `<shape>.o` or `<shape>.c`, then `.<start>` (its chess name) when the start is fixed. */
+/** The puzzle's code: `<shape>.o` or `<shape>.c`, then `.<start>` when the start is fixed. */
 export function puzzleCode(puzzle) {
-  const mode = puzzle.closed ? "c" : "o";
-  const start = puzzle.start >= 0 ? `.${nameOf(puzzle.start, puzzle.rows, puzzle.cols)}` : "";
-  return `${shapeCode(puzzle)}.${mode}${start}`;
+  return writePuzzleCode(puzzle.rows, puzzle.cols, puzzle.holes, puzzle.closed, puzzle.start);
 }
