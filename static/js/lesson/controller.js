@@ -33,7 +33,9 @@ export class LessonController {
     this.place = null;
     this.demo = -1; // the chapter whose demo runs
     this.stopAt = null; // the event index the playing clock stops at
-    this.generation = 0;
+    this.generation = 0; // counts goTo calls: a step applies only if still the last one
+    this.demoGeneration = 0; // counts demo starts: a start retries only if still wanted
+    this.demoStart = Promise.resolve();
     this.huge = null;
     this.onChange = null;
     this.onPlaying = null; // (playing) => ..., when the clock starts or stops
@@ -49,7 +51,11 @@ export class LessonController {
     return this.chapter.steps[this.place.step];
   }
 
-  /** Stand at chapter `chapter`, step `step` (clamped); resolves once its demo started. */
+  /**
+   * Stand at chapter `chapter`, step `step` (clamped); resolves once its demo started.
+   * A chapter's demo starts once (`this.demoStart`), and every step of it waits for that
+   * start: a step pressed while its chapter is still starting must not give up the start.
+   */
   async goTo(chapter, step) {
     const place = clampPlace(this.chapters, { chapter, step });
     const generation = ++this.generation;
@@ -58,19 +64,23 @@ export class LessonController {
     this.onChange?.({ ...place, id: this.chapter.id });
     if (this.demo !== place.chapter) {
       this.demo = place.chapter;
-      try {
-        await this.startDemo(this.chapter);
-      } catch (err) {
-        if (generation === this.generation) this.fail(err);
-        return;
-      }
-      if (generation !== this.generation) return; // moved on meanwhile
+      this.demoStart = this.startDemo(this.chapter, ++this.demoGeneration);
     }
+    try {
+      await this.demoStart;
+    } catch (err) {
+      if (generation === this.generation) this.fail(err);
+      return;
+    }
+    if (generation !== this.generation) return; // moved on meanwhile
     this.applyStep(this.step);
   }
 
-  /** Start the chapter's demo: one lane, or two for a race. */
-  async startDemo(chapter) {
+  /**
+   * Start the chapter's demo: one lane, or two for a race. `demo` names this start: it
+   * retries while no other chapter's demo was asked for since.
+   */
+  async startDemo(chapter, demo) {
     const settings = demoSettings(chapter);
     this.stopAll();
     this.view.error.hidden = true;
@@ -83,7 +93,6 @@ export class LessonController {
     this.code.configure({ algorithm: settings.algorithm });
     this.code.highlight("");
     const window = windowFor(null);
-    const generation = this.generation;
     for (let attempt = 0; ; attempt++) {
       try {
         if (settings.race) await startRace(this.connection, this.lanes, settings, window);
@@ -92,9 +101,9 @@ export class LessonController {
       } catch (err) {
         // The previous chapter's runs still count until their tasks end (docs/protocol.md).
         const busy = err?.code === "too-many-runs" && attempt < BUSY_RETRIES;
-        if (!busy || generation !== this.generation) throw err;
+        if (!busy || demo !== this.demoGeneration) throw err;
         await new Promise((resolve) => setTimeout(resolve, BUSY_WAIT_MS));
-        if (generation !== this.generation) return;
+        if (demo !== this.demoGeneration) return;
       }
     }
   }

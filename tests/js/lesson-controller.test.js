@@ -1,0 +1,148 @@
+// The lesson controller without a DOM: fake lanes whose runs the test starts, refuses or
+// finishes, so orders of events a slow machine produces can be replayed exactly.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { mock, test } from "node:test";
+import { LessonController } from "../../static/js/lesson/controller.js";
+
+const CHAPTERS = JSON.parse(
+  readFileSync(new URL("../../server/lesson/chapters.json", import.meta.url), "utf8"),
+).chapters;
+const WARNSDORFF = CHAPTERS.findIndex((chapter) => chapter.id === "warnsdorff");
+
+/** A player that holds `received` events and moves through them on demand. */
+function fakePlayer(received) {
+  return {
+    pos: 0,
+    received,
+    historyStart: 0,
+    finished: false,
+    head: -1,
+    advance(n) {
+      this.pos += n;
+      return n;
+    },
+    back(n) {
+      this.pos -= n;
+      return n;
+    },
+  };
+}
+
+/** A watch/lane.js Lane stand-in: `start` waits for the test to answer it. */
+function fakeLane() {
+  return {
+    root: { hidden: false, closest: () => ({ dataset: {} }) },
+    player: null,
+    changed: false,
+    error: null,
+    tags: "",
+    board: { root: { querySelectorAll: () => [] } },
+    starts: [], // {settings, answer(player), refuse(err)} the test has not answered yet
+    started: 0,
+    preview() {
+      this.player = null;
+    },
+    start(_connection, settings) {
+      this.started += 1;
+      return new Promise((answer, refuse) => {
+        this.starts.push({
+          settings,
+          answer: (player) => {
+            this.player = player;
+            answer(player);
+          },
+          refuse,
+        });
+      });
+    },
+    detach() {},
+    updateStatus() {},
+    draw() {},
+    relabel() {},
+  };
+}
+
+function controller() {
+  const element = () => ({ hidden: true, textContent: "", dataset: {} });
+  const lanes = [fakeLane(), fakeLane()];
+  const lesson = new LessonController({
+    chapters: CHAPTERS,
+    lanes,
+    code: { configure() {}, highlight() {} },
+    connection: {},
+    view: {
+      where: element(),
+      title: element(),
+      text: element(),
+      error: element(),
+      verdict: element(),
+    },
+  });
+  return { lesson, lane: lanes[0] };
+}
+
+function busy() {
+  return Object.assign(new Error("too many runs"), { code: "too-many-runs" });
+}
+
+/** Let every settled promise's continuations run. */
+async function settle() {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}
+
+test("a step pressed while its chapter's demo is refused as busy still gets the demo", async () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const { lesson, lane } = controller();
+    const first = lesson.goTo(WARNSDORFF, 0);
+    const second = lesson.goTo(WARNSDORFF, 1); // the next key, before the demo started
+    assert.equal(lane.started, 1, "one start for one chapter");
+
+    lane.starts.shift().refuse(busy()); // the previous chapter's runs still count
+    await settle();
+    mock.timers.tick(1_000);
+    await settle();
+    assert.equal(lane.started, 2, "the start is tried again: the chapter is still wanted");
+
+    lane.starts.shift().answer(fakePlayer(100));
+    await Promise.all([first, second]);
+    assert.equal(lesson.view.error.hidden, true);
+    lesson.tick(0);
+    const at = CHAPTERS[WARNSDORFF].steps[1].at;
+    assert.equal(lane.player.pos, at, "the lesson stands where the last key put it");
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("a busy start is given up once another chapter is asked for", async () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const { lesson, lane } = controller();
+    const first = lesson.goTo(WARNSDORFF, 0);
+    lane.starts.shift().refuse(busy());
+    await settle();
+    lesson.goTo(WARNSDORFF + 1, 0); // the race chapter: a new demo (left starting)
+    mock.timers.tick(1_000);
+    await settle();
+    assert.equal(lane.started, 2, "only the new chapter's start; the old one is not retried");
+    assert.equal(lane.starts.at(-1).settings.race, true);
+    lane.starts.shift().answer(fakePlayer(10));
+    await first;
+    assert.equal(lesson.view.error.hidden, true, "a start given up is no error");
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("a refusal other than busy is shown, once, by the step that waited for it", async () => {
+  const { lesson, lane } = controller();
+  const first = lesson.goTo(WARNSDORFF, 0);
+  const second = lesson.goTo(WARNSDORFF, 1);
+  lane.starts.shift().refuse(new Error("the server said no"));
+  await Promise.all([first, second]);
+  assert.equal(lane.started, 1);
+  assert.equal(lesson.view.error.hidden, false);
+  assert.equal(lesson.view.error.textContent, "the server said no");
+});
