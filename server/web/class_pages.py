@@ -17,7 +17,6 @@ Everything live happens over Socket.IO (/class, server/web/class_socket.py).
 from __future__ import annotations
 
 import io
-import json
 
 import segno
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
@@ -29,6 +28,7 @@ from ..engine.shape import MAX_CODE_LENGTH
 from ..i18n import request_lang, text
 from ..lesson.chapters import CHAPTERS
 from ..serving import is_loopback_url
+from .class_socket import hub
 from .ratelimit import rate_limited, retry_after
 from .security import same_origin
 
@@ -136,9 +136,25 @@ def student(code: str):
         return render_template("class_join.html", error=True, code=code[:32]), 404
     if room.code != code:
         return redirect(url_for("classroom.student", code=room.code))
-    # The room's demo as the page opens: it builds its board while its socket joins.
-    demo = {"gen": room.gen, "settings": json.loads(room.settings)}
-    return render_template("class_student.html", code=room.code, chapters=CHAPTERS, demo=demo)
+    page = render_template(
+        "class_student.html", code=room.code, chapters=CHAPTERS, demo=_opening(room)
+    )
+    response = current_app.make_response(page)
+    response.headers["Cache-Control"] = "no-store"  # it holds the class's position now
+    return response
+
+
+def _opening(room) -> dict:
+    """The room as the students' page opens, so that it draws the class's position while
+    its socket connects and joins (the join's answer then only confirms it): the demo's
+    settings and the room's state, and the snapshot at the class's index when this process
+    follows the room's demo (else the join brings it).  The same a join answers, nothing
+    more: a quiz's question and answer never come this way.
+    """
+    state = service.public_state(room, service.now())
+    feed = hub().feed(room.code)
+    snapshot = feed.read(room, state["index"]) if feed is not None else None
+    return {"gen": room.gen, "settings": state["settings"], "state": state, "snapshot": snapshot}
 
 
 @bp.get("/<code>/qr.svg")

@@ -224,3 +224,18 @@ test("a new demo drops the old one and keeps a snapshot that came before its sta
   f.tick();
   assert.deepEqual([f.player.received, f.player.pos, f.state.gen], [200, 0, GEN + 1]);
 });
+
+test("a state rendered with the page plays from when the server stated it, not when read", () => {
+  const room = follower();
+  const f = room.follower;
+  room.clock = 1_500; // the page read it 1.5 s after the server answered
+  f.adoptState(state(5, 1000, { playing: true, speed: 100 }), 0);
+  f.adoptSnapshot(snapshot(1000, { ahead: 400 }));
+  f.tick();
+  assertShows(f, 1150); // 100 events a second for 1.5 s
+  // the join's answer carries the same state: it changes nothing
+  assert.equal(f.adoptState(state(5, 1000, { playing: true, speed: 100 })), false);
+  assert.equal(f.target(), 1150);
+  f.adoptSnapshot(snapshot(1000, { ahead: 400 })); // the same snapshot again: no new player
+  assert.equal(f.tally.snapshots, 1);
+});

@@ -35,6 +35,17 @@ test("formatNumber follows the language", () => {
   assert.equal(htmlLang("en"), "en");
 });
 
+test("formatNumber writes every number as Intl.NumberFormat does, in both languages", () => {
+  const numbers = [0, 7, -7, 999, 1000, -1000, 12345, 1234567, 1_000_000, 354060, 0.5, 1.25];
+  numbers.push(Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 60, 1e21);
+  for (let n = 1; n < 1e15; n = n * 7 + 3) numbers.push(n, -n);
+  for (const lang of ["zh", "en"]) {
+    useCatalogue(lang, {});
+    const intl = new Intl.NumberFormat(htmlLang());
+    for (const n of numbers) assert.equal(formatNumber(n), intl.format(n), `${lang} ${n}`);
+  }
+});
+
 test("loadCatalogue asks the server for the language and makes it current", async () => {
   const asked = [];
   const fetch = async (url) => {

@@ -9,6 +9,7 @@ ordinary JSON API.  What a student would show is compared with the engine's own 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import urllib.request
 
@@ -22,7 +23,14 @@ from server.engine.board import Board
 from server.engine.search import solve
 from server.serving import make_server
 from server.web.class_socket import hub
-from tests.support.follower import SIX_BY_SIX, SIX_BY_SIX_EVENTS, Follower, Teacher, reference
+from tests.support.follower import (
+    SIX_BY_SIX,
+    SIX_BY_SIX_EVENTS,
+    Follower,
+    Position,
+    Teacher,
+    reference,
+)
 from tests.support.waiting import wait_until
 
 
@@ -293,6 +301,48 @@ def test_after_the_jump_to_the_end_a_late_joiner_and_a_step_far_back_get_snapsho
     follows(late, 1_000)
     follows(teacher_member, 1_000)
     assert late.position.at >= 900  # a snapshot near the index, not the feed from the end
+
+
+def opening_of(url: str, code: str) -> tuple[dict, str | None]:
+    """The room as the students' page was rendered with it, and the page's Cache-Control."""
+    with urllib.request.urlopen(f"{url}/class/{code}?lang=en") as response:
+        html = response.read().decode()
+        cache = response.headers["Cache-Control"]
+    found = re.search(r'<script type="application/json" id="class-demo">(.*?)</script>', html)
+    return json.loads(found.group(1)), cache
+
+
+def test_the_students_page_is_rendered_with_what_a_join_answers(live, members):
+    url, app = live
+    opened, teacher_member, ack = teacher_of(members, app)
+    teacher = Teacher(teacher_member, ack)
+    before, cache = opening_of(url, opened.code)
+    assert before["snapshot"] is None and before["state"]["gen"] == ack["state"]["gen"]
+    assert cache == "no-store"  # it holds the class's position now: never from a cache
+
+    teacher.settings(SETTINGS)
+    teacher.control(2_345)
+    assert wait_until(lambda: teacher_member.shows(2_345) is not None, 10)
+    opening, _cache = opening_of(url, opened.code)
+    _late, joined = student_of(members, opened.code)
+    assert opening["state"] == joined["state"]
+    assert opening["snapshot"] == joined["snapshot"]
+    assert opening["snapshot"]["index"] == 2_345
+    page = Position(opening["snapshot"], counts=False)
+    truth = reference(SETTINGS, 2_345)
+    assert page.standing(2_345).path == truth.path
+
+
+def test_a_page_rendered_where_no_member_follows_the_room_leaves_the_snapshot_to_the_join(
+    live, members
+):
+    url, app = live
+    opened, teacher_member, ack = teacher_of(members, app)
+    Teacher(teacher_member, ack).settings(SETTINGS)
+    teacher_member.close()  # the room's last member here: its feed stops
+    assert wait_until(lambda: hub(app).feed(opened.code) is None, 5)
+    opening, _cache = opening_of(url, opened.code)
+    assert opening["snapshot"] is None and opening["state"]["gen"] >= 2
 
 
 def test_a_late_joiner_gets_a_snapshot_of_where_the_class_is(live, members):

@@ -49,7 +49,14 @@ export class SquaresLayer {
     this.numbers = new Int32Array(n).fill(-1);
     this.flags = new Int8Array(n).fill(-1);
     this.labels = new Array(n).fill("");
-    this.flashColour = getComputedStyle(this.root).getPropertyValue("--b-flash").trim() || "red";
+    this._flashColour = null;
+  }
+
+  /** The board's flash colour, read when a square first flashes: reading a computed style
+   * while the board is being built would lay the whole page out before its first frame. */
+  get flashColour() {
+    this._flashColour ??= getComputedStyle(this.root).getPropertyValue("--b-flash").trim() || "red";
+    return this._flashColour;
   }
 
   _cell(r, c, rows) {

@@ -45,13 +45,16 @@ export class RoomFollower {
   }
 
   // -- input ------------------------------------------------------------------------------
-  /** A newer state replaces the one held (a new generation drops what was held). */
-  adoptState(next) {
+  /**
+   * A newer state replaces the one held (a new generation drops what was held). `at`: when
+   * the server stated it (a page's own rendering of the room arrives long before it is read).
+   */
+  adoptState(next, at = this.now()) {
     const old = this.state;
     if (!next || (old && (next.gen < old.gen || (next.gen === old.gen && next.seq <= old.seq))))
       return false;
     this.state = next;
-    this.stateAt = this.now();
+    this.stateAt = at;
     const intent = this.intent;
     if (intent && (next.control_seq >= intent.seq || next.gen !== intent.gen)) this.intent = null;
     this._syncClock();

@@ -186,12 +186,23 @@ async function boot() {
   });
   quiz.attach(room.socket, afterLanguage);
   await language;
-  stage.prepare(JSON.parse($("#class-demo").textContent));
+  // The room as the server rendered it with the page: the class's position is drawn now,
+  // and the join's answer (held in `pending`, or on its way) confirms or moves it.
+  const opening = JSON.parse($("#class-demo").textContent);
+  stage.prepare(opening);
+  follower.adoptState(opening.state, renderedAt());
+  follower.adoptSnapshot(opening.snapshot);
   speaking = true;
   for (const call of pending.splice(0)) call();
   page.dataset.ready = "true";
   exposeForTests({ lane, room, play, follower, quiz, story });
-  requestAnimationFrame(frame);
+  frame(performance.now()); // the class's position, drawn now rather than a frame later
+}
+
+/** When the server answered this page (performance clock): when its rendered state held. */
+function renderedAt() {
+  const navigation = performance.getEntriesByType("navigation")[0];
+  return navigation ? navigation.responseStart : performance.now();
 }
 
 /** `object` with `wrap` applied to each of its values. */

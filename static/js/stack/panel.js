@@ -28,6 +28,7 @@ export class StackPanel {
     this.drawn = -1; // the stack version drawn
     this.selected = -1;
     this.popShown = -1;
+    this.toTop = false; // scroll back to the top at the next draw (a new stack)
     this.scroller.addEventListener("scroll", () => this.draw({ force: true }), { passive: true });
     this.scroller.addEventListener("click", (event) => {
       const row = event.target.closest(".st-row");
@@ -44,7 +45,7 @@ export class StackPanel {
     this.stack = stack;
     this.selected = -1;
     this.drawn = -1;
-    this.scroller.scrollTop = 0;
+    this.toTop = true; // scrolled back up when drawn: scrolling now would lay the page out
   }
 
   /** The frame `d` selected (clicking it again, or -1, unselects). */
@@ -89,6 +90,10 @@ export class StackPanel {
     this.root.dataset.depth = depth;
     if (this.depthOut) this.depthOut.textContent = String(depth);
     this.spacer.style.height = `${depth * this.rowHeight}px`;
+    if (this.toTop) {
+      this.toTop = false;
+      if (this.scroller.scrollTop) this.scroller.scrollTop = 0;
+    }
     const first = Math.floor(this.scroller.scrollTop / this.rowHeight);
     this.rows.forEach((row, i) => {
       const slot = first + i;
@@ -126,9 +131,12 @@ export class StackPanel {
       step: d + 1,
       square: `${nameOf(after, rows, cols)} (${Math.floor(after / cols)}, ${after % cols})`,
     });
-    this.popped.classList.remove("st-pop-anim");
-    void this.popped.offsetWidth; // restart the animation
-    this.popped.classList.add("st-pop-anim");
+    // Restart the animation without reading layout (a class toggled around offsetWidth would).
+    const [running] = this.popped.getAnimations?.() ?? [];
+    if (running) {
+      running.cancel();
+      running.play();
+    } else this.popped.classList.add("st-pop-anim");
   }
 
   _row() {
