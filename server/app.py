@@ -8,13 +8,14 @@ from pathlib import Path
 from flask import Flask
 
 from .config import build_config
+from .web.assets import VersionedFlask
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(config: dict | None = None) -> Flask:
     """Build the app; ``config`` overrides the embedded defaults and the environment."""
-    app = Flask(
+    app = VersionedFlask(
         __name__,
         instance_path=str(
             (config or {}).get("INSTANCE_PATH")
@@ -27,10 +28,21 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(build_config(Path(app.instance_path), config))
 
     from .db import init_db
-    from .web import api, errors, lesson, levels_api, levels_pages, pages, security, share_pages
+    from .web import (
+        api,
+        assets,
+        errors,
+        lesson,
+        levels_api,
+        levels_pages,
+        pages,
+        security,
+        share_pages,
+    )
 
     init_db(app)
     app.url_map.merge_slashes = False  # "/api/games//moves" is no route, not a redirect
+    assets.register(app)  # /static/v/<version>/...: kept by browsers (server/web/assets.py)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(levels_api.bp)

@@ -30,6 +30,7 @@ STRUCTURE = """(root) => ({
     named: [...root.querySelectorAll(".sq")].every((sq) => sq.hasAttribute("aria-label")),
     modules: performance.getEntriesByType("resource")
         .map((entry) => new URL(entry.name).pathname)
+        .map((path) => path.replace(/^[/]static[/]v[/][^/]+[/]/, "/static/"))
         .filter((path) => path.startsWith("/static/js/board/")).sort(),
 })"""
 MODULES = [

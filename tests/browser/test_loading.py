@@ -9,7 +9,10 @@ check does not depend on timing.
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from playwright.sync_api import expect
 
 from tests.support.servers import open_class_room
 
@@ -38,10 +41,42 @@ def test_every_module_and_the_catalogue_come_from_the_heads_preloads(new_page, l
         )
     )
     origin = live_server.rstrip("/")
-    modules = [(url[len(origin) :], kind) for url, kind in requests if "/static/js/" in url]
+    modules = [(url[len(origin) :], kind) for url, kind in requests if "/js/" in url]
     assert modules
+    assert all(re.match(r"/static/v/\w+/js/", path) for path, _ in modules)  # kept by browsers
     late = [path for path, kind in modules if kind != "parser"]
     assert late == [], f"found only by reading other modules: {late}"
     assert {path for path, _ in modules} <= preloaded
     catalogue = [(url[len(origin) :], kind) for url, kind in requests if "/api/i18n" in url]
     assert catalogue == [("/api/i18n?lang=zh", "parser")]  # the preload, used by the page
+
+
+def static_transfers(page) -> list[tuple[str, int]]:
+    """(path, bytes over the network) of every static file the page loaded."""
+    return page.evaluate(
+        """() => performance.getEntriesByType("resource")
+             .filter((r) => new URL(r.name).pathname.startsWith("/static/"))
+             .map((r) => [new URL(r.name).pathname, r.transferSize])"""
+    )
+
+
+@pytest.mark.parametrize("again", ["reload", "open the link again"])
+def test_a_phone_back_on_the_class_page_asks_for_the_page_alone(new_page, live_server, again):
+    """A phone that reloads the students' page, or opens its link again (it slept, the tab
+    was closed), takes every module, stylesheet and the socket.io client from its cache
+    (server/web/assets.py)."""
+    code, _token = open_class_room(live_server)
+    page = new_page()
+    page.goto(f"/class/{code}?lang=en")
+    expect(page.locator("#class")).to_have_attribute("data-connection", "joined")
+    first = static_transfers(page)
+    assert len(first) > 40 and all(size > 0 for _path, size in first)  # a cold cache
+    if again == "reload":
+        page.reload()
+    else:
+        page.goto("about:blank")
+        page.goto(f"/class/{code}?lang=en")
+    expect(page.locator("#class")).to_have_attribute("data-connection", "joined")
+    files = static_transfers(page)
+    assert sorted(path for path, _size in files) == sorted(path for path, _size in first)
+    assert [path for path, size in files if size != 0] == []  # none came over the network

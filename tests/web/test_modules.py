@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from server.web.assets import static_version
 from server.web.modules import module_graph
 
 
@@ -26,7 +27,8 @@ def test_the_graph_follows_static_imports_only(tmp_path):
     )
 
 
-def test_every_page_lists_its_modules_and_its_words_in_its_head(client):
+def test_every_page_lists_its_modules_and_its_words_in_its_head(app, client):
+    version = static_version(app)
     for path, entry in (
         ("/", "js/main.js"),
         ("/watch", "js/watch/main.js"),
@@ -34,6 +36,6 @@ def test_every_page_lists_its_modules_and_its_words_in_its_head(client):
     ):
         page = client.get(f"{path}?lang=en").get_data(as_text=True)
         head = page.split("</head>")[0]
-        assert f'<link rel="modulepreload" href="/static/{entry}">' in head
+        assert f'<link rel="modulepreload" href="/static/v/{version}/{entry}">' in head
         assert '<link rel="preload" href="/api/i18n?lang=en" as="fetch" crossorigin>' in head
         assert head.count('rel="modulepreload"') > 10

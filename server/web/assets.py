@@ -1,0 +1,74 @@
+"""Static files at versioned addresses, kept by browsers for a year.
+
+A class's phones reload the students' page often (a phone that slept, a tab closed by
+mistake, a reconnect that gave up). Revalidated on every use, each reload asked again for
+the page's forty-odd files, and a room of phones reloading at once asked a small server
+for thousands. So every static address is ``/static/v/<version>/<path>``, the version a
+digest of the whole static tree: a release changes it, so a browser may keep each file
+for good (``immutable``), and a reload asks for the page alone.
+
+The whole tree and not each file, because the pages' ES modules import each other by
+relative paths (``../core/i18n.js``): under a versioned directory those resolve to
+versioned addresses by themselves, with no import map and no build step.
+
+``url_for("static", filename=...)`` builds the versioned address (:class:`VersionedFlask`,
+the class ``create_app`` makes), so templates and code name static files as Flask does.
+The plain ``/static/<path>`` still answers, revalidated on every use. An address with
+another version (a page from before an upgrade) gets today's file, not kept. With
+``app.debug`` addresses are plain: an edited file shows on the next reload.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from flask import Flask, current_app
+
+ENDPOINT = "versioned_static"
+KEEP = "public, max-age=31536000, immutable"  # a year: as long as a cache keeps anything
+EXTENSION = "static_version"
+
+
+def tree_digest(folder: Path) -> str:
+    """A short digest of every file under ``folder``: its relative path and its bytes."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(folder).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def static_version(app: Flask) -> str:
+    """The static tree's version, read once per process (a release restarts it)."""
+    version = app.extensions.get(EXTENSION)
+    if version is None:
+        version = app.extensions[EXTENSION] = tree_digest(Path(app.static_folder))
+    return version
+
+
+class VersionedFlask(Flask):
+    """Flask whose ``url_for("static", ...)`` gives the versioned address."""
+
+    def url_for(self, endpoint: str, *args, **values) -> str:
+        if endpoint == "static" and not self.debug and ENDPOINT in self.view_functions:
+            endpoint = ENDPOINT
+            values["version"] = static_version(self)
+        return super().url_for(endpoint, *args, **values)
+
+
+def serve_versioned(version: str, filename: str):
+    response = current_app.send_static_file(filename)
+    if version == static_version(current_app) and response.status_code in (200, 304):
+        response.headers["Cache-Control"] = KEEP
+    return response
+
+
+def register(app: Flask) -> None:
+    """Add the versioned route beside Flask's own static one."""
+    app.add_url_rule(
+        f"{app.static_url_path}/v/<version>/<path:filename>",
+        endpoint=ENDPOINT,
+        view_func=serve_versioned,
+    )

@@ -1,0 +1,77 @@
+"""Static files at versioned addresses (server/web/assets.py): kept by browsers until the
+static tree changes, so a phone that reloads a page asks for the page alone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from server.app import create_app
+from server.web.assets import KEEP, static_version, tree_digest
+
+PAGES = ["/", "/watch", "/lesson", "/levels", "/editor", "/daily", "/class", "/class/new"]
+STATIC = re.compile(r'(?:href|src)="(/static/[^"]+)"')
+
+
+def static_addresses(client, path: str) -> list[str]:
+    response = client.get(f"{path}?lang=en")
+    assert response.status_code == 200, path
+    return STATIC.findall(response.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_static_address_of_a_page_is_versioned_and_kept(app, client, path):
+    version = static_version(app)
+    addresses = static_addresses(client, path)
+    assert addresses
+    for address in addresses:
+        assert address.startswith(f"/static/v/{version}/"), address
+        response = client.get(address)
+        assert response.status_code == 200, address
+        assert response.headers["Cache-Control"] == KEEP
+        again = client.get(address, headers={"If-None-Match": response.headers["ETag"]})
+        assert again.status_code == 304 and again.headers["Cache-Control"] == KEEP
+
+
+def test_another_version_or_none_gets_todays_file_revalidated(app, client):
+    today = client.get(f"/static/v/{static_version(app)}/js/main.js").get_data()
+    for address in ("/static/v/0123456789ab/js/main.js", "/static/js/main.js"):
+        response = client.get(address)
+        assert response.status_code == 200
+        assert response.get_data() == today
+        assert response.headers["Cache-Control"] == "no-cache"  # asked again on every use
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "/static/v/x/../../server/config.py",
+        "/static/v/x/%2e%2e/%2e%2e/server/config.py",
+        "/static/v/x/js/no-such-module.js",
+        "/static/v/x/",
+    ],
+)
+def test_nothing_outside_the_static_tree_and_no_missing_file_is_served(client, address):
+    response = client.get(address)
+    assert response.status_code == 404
+    assert "immutable" not in response.headers.get("Cache-Control", "")
+
+
+def test_the_version_follows_every_byte_and_name_of_the_tree(tmp_path):
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "a.js").write_text("export const a = 1;\n")
+    first = tree_digest(tmp_path)
+    assert tree_digest(tmp_path) == first  # the same tree, the same version
+    (tmp_path / "js" / "a.js").write_text("export const a = 2;\n")
+    changed = tree_digest(tmp_path)
+    assert changed != first
+    (tmp_path / "js" / "a.js").rename(tmp_path / "js" / "b.js")
+    assert tree_digest(tmp_path) not in (first, changed)
+
+
+def test_in_debug_mode_addresses_are_plain_so_an_edit_shows_at_once(tmp_path):
+    app = create_app({"INSTANCE_PATH": str(tmp_path), "DEBUG": True})
+    app.debug = True
+    with app.test_request_context():
+        assert app.url_for("static", filename="js/main.js") == "/static/js/main.js"
