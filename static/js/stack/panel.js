@@ -121,6 +121,7 @@ export class StackPanel {
   _showPop(fast) {
     const after = this.stack.after;
     const show = !fast && after >= 0;
+    const wasShown = !this.popped.hidden;
     this.popped.hidden = !show;
     if (!show || this.popShown === this.stack.version) return;
     this.popShown = this.stack.version;
@@ -131,12 +132,15 @@ export class StackPanel {
       step: d + 1,
       square: `${nameOf(after, rows, cols)} (${Math.floor(after / cols)}, ${after % cols})`,
     });
-    // Restart the animation without reading layout (a class toggled around offsetWidth would).
-    const [running] = this.popped.getAnimations?.() ?? [];
-    if (running) {
-      running.cancel();
-      running.play();
-    } else this.popped.classList.add("st-pop-anim");
+    // A row that appears starts its animation itself; one already shown restarts it,
+    // without reading layout (a class toggled around offsetWidth would).
+    this.popped.classList.add("st-pop-anim");
+    if (wasShown) {
+      for (const running of this.popped.getAnimations?.() ?? []) {
+        running.cancel();
+        running.play();
+      }
+    }
   }
 
   _row() {

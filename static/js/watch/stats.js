@@ -66,7 +66,12 @@ export class DepthChart {
     this.ctx = canvas.getContext("2d");
     this.own = new DepthColumns(columns);
     this.data = this.own;
+    this.colours = null; // read with the size (layout is fresh then), not while drawing
     new ResizeObserver(() => this._resize()).observe(canvas);
+    globalThis.matchMedia?.("(prefers-color-scheme: dark)").addEventListener("change", () => {
+      this.colours = null;
+      this.draw(this.cursor);
+    });
     this.reset(1);
   }
 
@@ -95,7 +100,22 @@ export class DepthChart {
     const ratio = window.devicePixelRatio || 1;
     this.canvas.width = Math.max(1, Math.round(rect.width * ratio));
     this.canvas.height = Math.max(1, Math.round(rect.height * ratio));
+    this.colours = null;
     this.draw(this.cursor);
+  }
+
+  /** The chart's colours from the CSS (light or dark). */
+  _colours() {
+    if (!this.colours) {
+      const style = getComputedStyle(this.canvas);
+      const read = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
+      this.colours = {
+        goal: read("--w-chart-goal", "#16a34a"),
+        band: read("--w-chart", "#4f6bd8"),
+        cursor: read("--w-chart-cursor", "#f59e0b"),
+      };
+    }
+    return this.colours;
   }
 
   /** Draw the columns received so far, with a marker at event index `cursor`. */
@@ -108,12 +128,12 @@ export class DepthChart {
     const { squares, span, min, max } = this.data;
     const columns = this.data.columns;
     if (columns === 0) return;
-    const style = getComputedStyle(canvas);
+    const colours = this._colours();
     const pad = 2 * (window.devicePixelRatio || 1);
     const slots = Math.max(columns, 64);
     const y = (d) => h - pad - ((h - 2 * pad) * d) / squares;
     // The goal line: a full tour.
-    ctx.strokeStyle = style.getPropertyValue("--w-chart-goal").trim() || "#16a34a";
+    ctx.strokeStyle = colours.goal;
     ctx.setLineDash([4, 4]);
     ctx.beginPath();
     ctx.moveTo(0, y(squares));
@@ -122,7 +142,7 @@ export class DepthChart {
     ctx.setLineDash([]);
     // The band between each column's min and max depth, outlined along the max: with one
     // event per column it is the exact sawtooth, with more it is its envelope.
-    const colour = style.getPropertyValue("--w-chart").trim() || "#4f6bd8";
+    const colour = colours.band;
     const x = (i) => (columns === 1 ? w / 2 : (i * w) / (slots - 1));
     ctx.beginPath();
     for (let i = 0; i < columns; i++) ctx.lineTo(x(i), y(max[i]));
@@ -140,7 +160,7 @@ export class DepthChart {
     ctx.stroke();
     if (cursor < this.events) {
       const at = Math.min(w - 1, x(cursor / span));
-      ctx.fillStyle = style.getPropertyValue("--w-chart-cursor").trim() || "#f59e0b";
+      ctx.fillStyle = colours.cursor;
       ctx.fillRect(at - 1, 0, 2, h);
     }
   }
