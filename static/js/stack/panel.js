@@ -24,12 +24,22 @@ export class StackPanel {
     this.depthOut = root.querySelector('[data-role="stack-depth"]');
     this.rows = [];
     this.rowHeight = 0;
+    this.viewHeight = 0;
     this.stack = null;
     this.drawn = -1; // the stack version drawn
     this.selected = -1;
     this.popShown = -1;
     this.toTop = false; // scroll back to the top at the next draw (a new stack)
-    this.scroller.addEventListener("scroll", () => this.draw({ force: true }), { passive: true });
+    this.scrolled = 0; // the scroller's scrollTop, kept from its scroll events: reading it
+    // while drawing would lay the page out in the middle of a frame's writes
+    this.scroller.addEventListener(
+      "scroll",
+      () => {
+        this.scrolled = this.scroller.scrollTop;
+        this.draw({ force: true });
+      },
+      { passive: true },
+    );
     this.scroller.addEventListener("click", (event) => {
       const row = event.target.closest(".st-row");
       if (row && row.dataset.frame !== undefined) this.select(Number(row.dataset.frame));
@@ -65,7 +75,8 @@ export class StackPanel {
     probe.hidden = hidden;
     if (!height) return;
     this.rowHeight = height;
-    const want = Math.ceil(this.scroller.clientHeight / height) + SPARE_ROWS;
+    this.viewHeight = this.scroller.clientHeight;
+    const want = Math.ceil(this.viewHeight / height) + SPARE_ROWS;
     while (this.rows.length < want) this.rows.push(this._row());
     this.drawn = -1;
     this.draw();
@@ -92,9 +103,11 @@ export class StackPanel {
     this.spacer.style.height = `${depth * this.rowHeight}px`;
     if (this.toTop) {
       this.toTop = false;
-      if (this.scroller.scrollTop) this.scroller.scrollTop = 0;
+      if (this.scrolled) this.scroller.scrollTop = this.scrolled = 0;
     }
-    const first = Math.floor(this.scroller.scrollTop / this.rowHeight);
+    // A shallower stack: the browser clamps the scroll (its event follows); so does this.
+    this.scrolled = Math.min(this.scrolled, Math.max(0, depth * this.rowHeight - this.viewHeight));
+    const first = Math.floor(this.scrolled / this.rowHeight);
     this.rows.forEach((row, i) => {
       const slot = first + i;
       const d = depth - 1 - slot; // innermost on top
