@@ -48,12 +48,18 @@ def offline(page) -> list[str]:
     return held
 
 
+def joined_student(new_page, code: str, lang: str):
+    """A phone on the students' page, joined and standing at INDEX."""
+    student = new_page(**PHONE)
+    student.goto(f"/class/{code}?lang={lang}")
+    expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
+    expect(student.locator("#class")).to_have_attribute("data-pos", str(INDEX))
+    return student
+
+
 def test_a_late_joiner_shows_the_class_before_its_socket_joins(new_page, paused_class):
     code, _teacher = paused_class
-    joined = new_page(**PHONE)
-    joined.goto(f"/class/{code}?lang=zh")
-    expect(joined.locator("#class")).to_have_attribute("data-connection", "joined")
-    expect(joined.locator("#class")).to_have_attribute("data-pos", str(INDEX))
+    joined = joined_student(new_page, code, "zh")
 
     cut_off = new_page(**PHONE)
     held = offline(cut_off)
@@ -70,10 +76,7 @@ def test_a_late_joiner_shows_the_class_before_its_socket_joins(new_page, paused_
 
 def test_the_join_confirms_the_rendered_position_without_a_second_snapshot(new_page, paused_class):
     code, teacher = paused_class
-    student = new_page(**PHONE)
-    student.goto(f"/class/{code}?lang=en")
-    expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
-    expect(student.locator("#class")).to_have_attribute("data-pos", str(INDEX))
+    student = joined_student(new_page, code, "en")
     # the join's snapshot starts where the page's own did: it adds to it, not replaces it
     assert student.get_attribute("#class", "data-snapshots") == "1"
 
