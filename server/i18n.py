@@ -13,6 +13,9 @@ Placeholders use ``str.format`` names, e.g. ``{square}``.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -106,3 +109,11 @@ def _flat(params: Mapping | None) -> dict:
 def catalogue(lang: str) -> dict[str, str]:
     """Every message in one language (the browser's copy)."""
     return {key: _pick(entry, lang) for key, entry in MESSAGES.items()}
+
+
+@functools.cache
+def catalogue_version(lang: str) -> str:
+    """A digest of ``lang``'s catalogue: pages fetch ``/api/i18n?lang=..&v=..``, which
+    browsers keep until a release changes a word (as the static files, server/web/assets.py)."""
+    words = json.dumps(catalogue(lang), sort_keys=True, ensure_ascii=False).encode()
+    return hashlib.sha256(words).hexdigest()[:12]

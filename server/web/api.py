@@ -21,9 +21,18 @@ from ..engine.theory import tour_verdict
 from ..engine.verdict import ShapeVerdict, decide
 from ..game import replays, rules, service
 from ..game.rules import RuleError
-from ..i18n import LANGS, MESSAGES, catalogue, reason_text, request_lang, text
+from ..i18n import (
+    LANGS,
+    MESSAGES,
+    catalogue,
+    catalogue_version,
+    reason_text,
+    request_lang,
+    text,
+)
 from ..levels import progress
 from . import verdicts
+from .assets import KEEP
 from .bodies import (
     ERRORS,
     DailyPuzzleQuery,
@@ -334,5 +343,13 @@ def verdict():
 
 @bp.get("/i18n")
 def i18n():
+    """The catalogue of the asked language; kept by browsers when asked by its version."""
     lang = request_lang()
-    return jsonify(lang=lang, languages=list(LANGS), messages=catalogue(lang))
+    response = jsonify(lang=lang, languages=list(LANGS), messages=catalogue(lang))
+    if request.args.get("v") == catalogue_version(lang):
+        response.headers["Cache-Control"] = KEEP
+    else:
+        response.headers["Cache-Control"] = "no-cache"
+        response.add_etag()
+        response.make_conditional(request)
+    return response

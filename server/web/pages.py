@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request
 
 from ..game import rules
-from ..i18n import LANGS, request_lang, text
+from ..i18n import LANGS, catalogue_version, request_lang, text
 from ..stream import spec
 from .modules import module_preloads
 
@@ -42,6 +42,7 @@ def inject_language() -> dict:
         "t": t,
         "board_limits": BOARD_LIMITS,
         "module_preloads": module_preloads,
+        "catalogue_versions": {code: catalogue_version(code) for code in LANGS},
     }
 
 

@@ -14,6 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from server.i18n import catalogue_version
 from tests.support.servers import open_class_room
 
 pytestmark = pytest.mark.browser
@@ -48,23 +49,26 @@ def test_every_module_and_the_catalogue_come_from_the_heads_preloads(new_page, l
     assert late == [], f"found only by reading other modules: {late}"
     assert {path for path, _ in modules} <= preloaded
     catalogue = [(url[len(origin) :], kind) for url, kind in requests if "/api/i18n" in url]
-    assert catalogue == [("/api/i18n?lang=zh", "parser")]  # the preload, used by the page
+    words = f"/api/i18n?lang=zh&v={catalogue_version('zh')}"
+    assert catalogue == [(words, "parser")]  # the preload, used by the page
 
 
 def static_transfers(page) -> list[tuple[str, int]]:
-    """(path, bytes over the network) of every static file the page loaded."""
+    """(path, bytes over the network) of every static file and catalogue the page loaded."""
     return page.evaluate(
         """() => performance.getEntriesByType("resource")
-             .filter((r) => new URL(r.name).pathname.startsWith("/static/"))
-             .map((r) => [new URL(r.name).pathname, r.transferSize])"""
+             .map((r) => new URL(r.name))
+             .filter((url) => url.pathname.startsWith("/static/") || url.pathname === "/api/i18n")
+             .map((url) => [url.pathname + url.search,
+                            performance.getEntriesByName(url.href)[0].transferSize])"""
     )
 
 
 @pytest.mark.parametrize("again", ["reload", "open the link again"])
 def test_a_phone_back_on_the_class_page_asks_for_the_page_alone(new_page, live_server, again):
     """A phone that reloads the students' page, or opens its link again (it slept, the tab
-    was closed), takes every module, stylesheet and the socket.io client from its cache
-    (server/web/assets.py)."""
+    was closed), takes every module, stylesheet, the socket.io client and its words from its
+    cache (server/web/assets.py, the catalogue's version)."""
     code, _token = open_class_room(live_server)
     page = new_page()
     page.goto(f"/class/{code}?lang=en")

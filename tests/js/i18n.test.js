@@ -54,6 +54,8 @@ test("loadCatalogue asks the server for the language and makes it current", asyn
   };
   await loadCatalogue("en", { fetch });
   assert.deepEqual(asked, ["/api/i18n?lang=en"]);
+  await loadCatalogue("en", { fetch, version: "0123abcd" }); // the address the page preloaded
+  assert.deepEqual(asked.at(-1), "/api/i18n?lang=en&v=0123abcd");
   assert.equal(getLang(), "en");
   assert.equal(t("hello", { name: "Ann" }), "Hello Ann");
 });

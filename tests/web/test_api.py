@@ -9,7 +9,8 @@ from server.engine import theory
 from server.engine.board import Board
 from server.engine.hints import hint
 from server.game import service
-from server.i18n import LANGS, MESSAGES
+from server.i18n import LANGS, MESSAGES, catalogue_version
+from server.web.assets import KEEP
 from tests.tourcheck import assert_tour
 
 ERROR_CODES = {
@@ -439,3 +440,18 @@ def test_a_server_restart_resumes_the_game(tmp_path, clock):
     resumed = get(second, game)
     assert resumed["path"] == [[0, 0], [1, 2], [0, 4]] and resumed["hints"] == 1
     assert resumed["legal"] == state["legal"]
+
+
+def test_the_catalogue_asked_by_its_version_is_kept_and_otherwise_revalidated(client):
+    for lang in ("zh", "en"):
+        kept = client.get(f"/api/i18n?lang={lang}&v={catalogue_version(lang)}")
+        assert kept.status_code == 200 and kept.headers["Cache-Control"] == KEEP
+        assert kept.get_json()["lang"] == lang
+        for address in (f"/api/i18n?lang={lang}", f"/api/i18n?lang={lang}&v=old"):
+            fresh = client.get(address)
+            assert fresh.headers["Cache-Control"] == "no-cache"
+            assert fresh.get_json() == kept.get_json()
+            etag = fresh.headers["ETag"]
+            again = client.get(address, headers={"If-None-Match": etag})
+            assert again.status_code == 304
+    assert catalogue_version("zh") != catalogue_version("en")

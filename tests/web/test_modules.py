@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from server.i18n import catalogue_version
 from server.web.assets import static_version
 from server.web.modules import module_graph
 
@@ -37,5 +38,6 @@ def test_every_page_lists_its_modules_and_its_words_in_its_head(app, client):
         page = client.get(f"{path}?lang=en").get_data(as_text=True)
         head = page.split("</head>")[0]
         assert f'<link rel="modulepreload" href="/static/v/{version}/{entry}">' in head
-        assert '<link rel="preload" href="/api/i18n?lang=en" as="fetch" crossorigin>' in head
+        words = f"/api/i18n?lang=en&amp;v={catalogue_version('en')}"
+        assert f'<link rel="preload" href="{words}" as="fetch" crossorigin>' in head
         assert head.count('rel="modulepreload"') > 10

@@ -21,9 +21,13 @@ export function useCatalogue(next, catalogue) {
   messages = catalogue;
 }
 
-/** Fetch the catalogue for `next` ("zh" | "en") and make it current. */
-export async function loadCatalogue(next, { fetch = globalThis.fetch } = {}) {
-  const response = await fetch(`/api/i18n?lang=${encodeURIComponent(next)}`, {
+/**
+ * Fetch the catalogue for `next` ("zh" | "en") and make it current. With its `version`
+ * (the page's data-catalogues) the address is the one the page preloaded, kept by browsers.
+ */
+export async function loadCatalogue(next, { fetch = globalThis.fetch, version = null } = {}) {
+  const kept = version ? `&v=${encodeURIComponent(version)}` : "";
+  const response = await fetch(`/api/i18n?lang=${encodeURIComponent(next)}${kept}`, {
     headers: { Accept: "application/json" },
   });
   if (!response.ok) throw new Error(`catalogue ${response.status}`);

@@ -14,7 +14,16 @@ export function pageLang() {
 /** Load the page language's catalogue; drop a ?lang= from the address (the cookie has it). */
 export async function startLanguage() {
   dropLangFromAddress();
-  await loadCatalogue(pageLang());
+  await loadCatalogue(pageLang(), { version: catalogueVersion(pageLang()) });
+}
+
+/** The version of `lang`'s catalogue the server rendered into the page, or null. */
+function catalogueVersion(lang) {
+  try {
+    return JSON.parse(document.body.dataset.catalogues ?? "{}")[lang] ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function dropLangFromAddress() {
@@ -64,7 +73,7 @@ export function bindLanguageSwitch(onSwitch) {
       const next = link.dataset.langChoice;
       if (next === getLang()) return;
       try {
-        await loadCatalogue(next);
+        await loadCatalogue(next, { version: catalogueVersion(next) });
         markDocument(next);
         translateStatic();
         await onSwitch(next);
