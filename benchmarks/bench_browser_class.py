@@ -142,7 +142,7 @@ def run(repeat: int = 5) -> list[dict]:
             "median": round(statistics.median(agains)),
             "unit": "ms to first frame",
             "note": f"max {max(agains):.0f} ms; another random index; "
-            "only the page, its words and the socket over the network",
+            "only the page and its socket over the network",
         },
         {
             "benchmark": "class: the late joiner's snapshot",
