@@ -3,15 +3,15 @@
 The real app is served by ``knights-tour serve`` in a process of its own; a teacher (a
 python-socketio follower) shows the 8x8 plain backtracking from a corner and sends the
 class 5,000,000 events in (the server computes them once), then to random indices,
-pausing there.  At each one a phone
-viewport in headless chromium opens ``/class/<code>``: the figure is the time from the
-navigation's start (``performance.timeOrigin``) until the page has painted the class's
-index, so it includes loading the page, its modules and the catalogue, and drawing the
-snapshot the page was rendered with (or the join's, whichever comes first).  The page
-takes the time itself: ``#class[data-pos]`` is set with the frame that draws an index; a
+pausing there.  At each one a phone viewport in headless chromium opens
+``/class/<code>``: the figure is the time from the navigation's start
+(``performance.timeOrigin``) until the page has painted the class's index, so it
+includes loading the page, its modules and the catalogue, and drawing the snapshot the
+page was rendered with (or the join's, whichever comes first).  The page takes the time
+itself: ``#class[data-pos]`` is set with the frame that draws an index; a
 MutationObserver sees the class's index there, then a timer queued from the next
 animation frame runs once that frame is painted.  (Timing it from the test's side would
-add the driver's polling and round trips, 20 to 80 ms, to what the phone does.)  The
+add the driver's polling and round trips, 20 to 80 ms, to what the phone does.) The
 snapshot's size is the join answer's, as JSON.
 
 Standalone: ``python benchmarks/bench_browser_class.py [--repeat N]``.

@@ -81,6 +81,14 @@ def lead(state: dict) -> int:
     return min(MAX_AHEAD, max(MIN_LEAD, math.ceil(state["speed"] * AHEAD_SECONDS)))
 
 
+def where_the_class_is(room, feed: RoomFeed | None) -> tuple[dict, dict | None]:
+    """The room's state now and the snapshot at its index: what a member joining is given,
+    in the join's answer and in the students' page rendered before it.  Without the room's
+    feed on this process there is no snapshot (the join brings it)."""
+    state = service.public_state(room, service.now())
+    return state, (feed.read(room, state["index"]) if feed is not None else None)
+
+
 class RoomFeed:
     """This process's part in one room's demo: its search when it holds the lease."""
 

@@ -23,6 +23,7 @@ from flask import Blueprint, Flask, abort, current_app, redirect, render_templat
 from flask_limiter import RateLimitExceeded
 
 from ..classroom import service
+from ..classroom.feed import where_the_class_is
 from ..classroom.service import ClassError
 from ..engine.shape import MAX_CODE_LENGTH
 from ..i18n import request_lang, text
@@ -151,9 +152,7 @@ def _opening(room) -> dict:
     follows the room's demo (else the join brings it).  The same a join answers, nothing
     more: a quiz's question and answer never come this way.
     """
-    state = service.public_state(room, service.now())
-    feed = hub().feed(room.code)
-    snapshot = feed.read(room, state["index"]) if feed is not None else None
+    state, snapshot = where_the_class_is(room, hub().feed(room.code))
     return {"gen": room.gen, "settings": state["settings"], "state": state, "snapshot": snapshot}
 
 

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
 from ..classroom import quiz, service
+from ..classroom.feed import where_the_class_is
 from ..classroom.hub import Hub, room_name, teacher_room
 from ..classroom.messages import JoinMessage, SolvedMessage, SolveMessage, SyncMessage
 from ..classroom.service import ClassError
@@ -158,13 +159,13 @@ class ClassNamespace(AnsweringNamespace):
         students = service.student_count(room.code, at, rooms.presence_timeout)
         if role == "student":
             rooms.to_teacher("presence", {"students": students}, room.code)
-        state = service.public_state(room, at)
+        state, snapshot = where_the_class_is(room, feed)
         answer = {
             "ok": True,
             "code": room.code,
             "role": role,
             "state": state,
-            "snapshot": feed.read(room, state["index"]),
+            "snapshot": snapshot,
             "puzzle": service.puzzle_of(room),
             "heartbeat": rooms.heartbeat,
         }

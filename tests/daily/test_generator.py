@@ -12,7 +12,7 @@ import pytest
 
 from server.daily import generator
 from server.engine.verdict import decide
-from tests.tourcheck import assert_tour
+from tests.witness import assert_puzzle_tour
 
 FIRST = date(2025, 3, 1)
 DATES = [(FIRST + timedelta(days=i)).isoformat() for i in range(60)]
@@ -51,16 +51,7 @@ def test_dates_give_different_puzzles():
 @pytest.mark.parametrize("day", DATES)
 def test_every_date_has_a_tour_the_independent_checker_accepts(day):
     found = generator.daily(day)
-    puzzle = found.puzzle
-    shape = puzzle.shape
-    assert_tour(
-        shape.rows,
-        shape.cols,
-        list(found.witness),
-        closed=puzzle.closed,
-        start=puzzle.start,
-        blocked=shape.holes,
-    )
+    assert_puzzle_tour(found.puzzle, found.witness)
 
 
 @pytest.mark.parametrize("day", DATES[:7])

@@ -11,6 +11,7 @@ from server.engine.verdict import decide
 from tests.support.bruteforce import brute_force
 from tests.support.shapes import random_puzzles
 from tests.tourcheck import assert_tour
+from tests.witness import assert_puzzle_tour
 
 
 def _random_puzzles(count, seed):
@@ -37,14 +38,7 @@ def test_verdicts_agree_with_brute_force_and_witnesses_are_tours(seed):
         assert verdict.tour is truth, (puzzle.code, verdict)
         if truth:
             tours += 1
-            assert_tour(
-                shape.rows,
-                shape.cols,
-                list(verdict.witness),
-                closed=puzzle.closed,
-                start=puzzle.start,
-                blocked=shape.holes,
-            )
+            assert_puzzle_tour(puzzle, verdict.witness)
         else:
             assert verdict.code and verdict.reason
     assert 0 < tours < 150  # the sample holds both answers
@@ -99,14 +93,7 @@ def test_the_bench_sample_is_decided_and_its_small_shapes_agree_with_brute_force
         verdict = decide(puzzle, time_limit=60)
         assert verdict.tour is not None, puzzle.code
         if verdict.tour:
-            assert_tour(
-                shape.rows,
-                shape.cols,
-                list(verdict.witness),
-                closed=puzzle.closed,
-                start=puzzle.start,
-                blocked=shape.holes,
-            )
+            assert_puzzle_tour(puzzle, verdict.witness)
         else:
             assert verdict.code and verdict.reason, puzzle.code
         if shape.size <= 16:

@@ -17,13 +17,9 @@ export async function startLanguage() {
   await loadCatalogue(pageLang(), { version: catalogueVersion(pageLang()) });
 }
 
-/** The version of `lang`'s catalogue the server rendered into the page, or null. */
+/** The version of `lang`'s catalogue the server rendered into the page (base.html), or null. */
 function catalogueVersion(lang) {
-  try {
-    return JSON.parse(document.body.dataset.catalogues ?? "{}")[lang] ?? null;
-  } catch {
-    return null;
-  }
+  return JSON.parse(document.body.dataset.catalogues ?? "{}")[lang] ?? null;
 }
 
 function dropLangFromAddress() {
