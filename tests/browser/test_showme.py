@@ -49,6 +49,16 @@ def game_state(page) -> dict:
     )
 
 
+def expect_hints_counted(page, count: int) -> None:
+    """Wait for the server's answer to "show me" (POST /hint) to reach the page.
+
+    The outcome's text is shown before that answer arrives, so reading the game's state
+    right after the text races the count; the hint button's label shows the server's.
+    """
+    label = page.locator('.controls [data-action="hint"] [data-i18n]')
+    expect(label).to_have_text(f"Hint · {count}")
+
+
 def board_snapshot(page) -> dict:
     """Everything the player sees of the game on the board."""
     return page.evaluate(
@@ -112,6 +122,7 @@ def test_show_me_ends_with_the_hinted_move(new_page, artifacts):
         "aria-label", f"{square}, legal move, suggested by the hint"
     )
 
+    expect_hints_counted(page, 1)
     after = game_state(page)
     assert after["path"] == before["path"]  # the overlay never moved the knight
     assert after["hints"] == 1  # "show me" counts as a hint
@@ -185,6 +196,7 @@ def test_show_me_on_a_dead_position_offers_the_undo(new_page):
     expect(page.locator("#hint-text")).to_contain_text("The search tried every path from here")
     expect(page.locator("#warning-undo")).to_be_visible()
     expect(page.locator('#board .sq[data-hint="true"]')).to_have_count(0)
+    expect_hints_counted(page, 1)
     state = game_state(page)
     assert state["hints"] == 1 and state["dead"]["undo"] >= 1
     page.locator("#warning-undo").click()
