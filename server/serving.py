@@ -11,6 +11,13 @@ machine that the phones of a class can reach.
     ACK makes that about 40 ms.  The option is set on the accepted socket itself,
     since not every system passes it on from the listening socket;
   - **a websocket's end ends its connection** (:class:`RequestHandler`);
+  - **keep-alive for requests without a body** (:class:`RequestHandler`): werkzeug
+    closes every connection after one response, since Python's ``http.server`` cannot
+    tell where an unread request body ends.  A GET without a body has nothing to drain,
+    so its connection stays open for the next request (a phone opening a class page
+    asks for 40-odd files over six connections; a new connection and a new thread for
+    each cost it about 100 ms on a busy laptop).  A connection waits
+    :data:`KEEP_ALIVE_IDLE` seconds for its next request, then its thread ends;
   - a listen backlog of 1024 instead of werkzeug's 128, so a whole class connecting
     at the same moment is not dropped into SYN retries.
 
@@ -44,6 +51,7 @@ from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 from .web.security import ServerErrorHeaders
 
 LISTEN_BACKLOG = 1024  # capped by the system (net.core.somaxconn: 4096 on Linux >= 5.4)
+KEEP_ALIVE_IDLE = 5.0  # seconds a kept-alive connection (and its thread) waits for a request
 
 # -- the server ---------------------------------------------------------------------------
 
@@ -67,12 +75,78 @@ class RequestHandler(ServerErrorHeaders, WSGIRequestHandler):
     (:class:`~server.web.security.ServerErrorHeaders`).
     """
 
+    keep_alive = False  # this request's connection stays open after its response
+    served = 0  # requests answered on this connection
+
     def setup(self) -> None:
         set_nodelay(self.request)
         super().setup()
 
     def connection_dropped(self, error, environ=None) -> None:
         self.close_connection = True
+
+    def handle_one_request(self) -> None:
+        """Wait a kept-alive connection's next request at most KEEP_ALIVE_IDLE seconds."""
+        if self.served:
+            self.connection.settimeout(KEEP_ALIVE_IDLE)
+            try:
+                waiting = self.rfile.peek(1)  # blocks until a byte comes (or one is buffered)
+            except OSError:  # timed out, or the peer went away
+                waiting = b""
+            finally:
+                self.connection.settimeout(None)  # a request (a websocket) may take its time
+            if not waiting:
+                self.close_connection = True
+                return
+        self.served += 1
+        self.keep_alive = False  # until run_wsgi knows this request has no body
+        super().handle_one_request()
+
+    def run_wsgi(self) -> None:
+        self.keep_alive = self._bodiless()
+        if not self.keep_alive:
+            return super().run_wsgi()
+        # werkzeug reads whatever the client sent after the response and throws it away
+        # (the unread rest of a body): here that would be the next request.  A request
+        # without a body has nothing left to read, which this reader says at once.
+        rfile, self.rfile = self.rfile, _NothingLeft(self.rfile)
+        try:
+            return super().run_wsgi()
+        finally:
+            self.rfile = rfile
+
+    def send_header(self, keyword: str, value: str) -> None:
+        if self.keep_alive and keyword.lower() == "connection" and value.lower() == "close":
+            return  # werkzeug's blanket "close": this connection can take another request
+        super().send_header(keyword, value)
+
+    def _bodiless(self) -> bool:
+        """Whether this request surely has no body and its connection may stay open."""
+        headers = self.headers
+        return (
+            self.request_version == "HTTP/1.1"
+            and self.command == "GET"  # a HEAD answered with a body would run into the next
+            and not self.close_connection  # the client asked for close
+            and headers.get("Content-Length", "0").strip() == "0"
+            and "Transfer-Encoding" not in headers
+            and "Upgrade" not in headers  # a websocket keeps the connection its own way
+        )
+
+
+class _NothingLeft:
+    """A request's input stream once the request is known to have no body."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def read(self, size: int = -1) -> bytes:
+        return b""
+
+    def readline(self, size: int = -1) -> bytes:
+        return b""
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
 
 
 class _ListenError(Exception):

@@ -8,6 +8,8 @@
 * ``serve --lan``: listens on every interface, prints the teacher's and the students'
   links on this machine's LAN address, and the class pages' join link and QR code use
   it (or ``PUBLIC_URL`` when set);
+* keep-alive: requests without a body share a connection (a phone opening a class page
+  asks for 40-odd files), anything else still closes it, and an idle connection ends;
 * the address choice on interface tables of Linux, macOS and Windows machines.
 """
 
@@ -21,12 +23,14 @@ import os
 import re
 import socket
 import sys
+import threading
 from urllib.parse import urlsplit
 
 import psutil
 import pytest
 import socketio
 
+from server import serving
 from server.serving import (
     Interface,
     check_public_url,
@@ -141,6 +145,150 @@ def test_every_accepted_socket_has_nagle_off(tmp_path, kind):
             ws.disconnect()
         server.stop()
     assert not tracebacks(server.stderr())
+
+
+# -- keep-alive -------------------------------------------------------------------------------
+
+
+class Recorder:
+    """A WSGI app that answers every request with what it saw, and remembers it."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str, str, bytes]] = []
+
+    def __call__(self, environ, start_response):
+        body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+        method, path = environ["REQUEST_METHOD"], environ["PATH_INFO"]
+        self.seen.append((method, path, environ["REMOTE_PORT"], body))
+        text = f"{method} {path} {len(body)}".encode()
+        if path == "/chunked":  # no length: werkzeug sends it chunked
+            start_response("200 OK", [("Content-Type", "text/plain")])
+            return iter([text[:3], text[3:]])
+        start_response(
+            "200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(text)))]
+        )
+        return [text]
+
+
+@pytest.fixture
+def recorder():
+    app = Recorder()
+    server = serving.make_server("127.0.0.1", 0, app)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield app, server.port
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class Answer:
+    def __init__(self, status: int, headers: dict[str, str], body: bytes) -> None:
+        self.status, self.headers, self.body = status, headers, body
+
+    def getheader(self, name: str) -> str | None:
+        return self.headers.get(name.lower())
+
+
+def answers(sock: socket.socket, count: int, *, head: bool = False) -> list[Answer]:
+    """``count`` responses read off one socket, in order: each ends where its length (or
+    its last chunk) says, so a response that runs on would show in the next one."""
+    reader = sock.makefile("rb")
+    found = []
+    for _ in range(count):
+        status = int(reader.readline().split()[1])
+        headers = {}
+        while (line := reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        if head:
+            body = b""
+        elif headers.get("transfer-encoding") == "chunked":
+            body = b""
+            while size := int(reader.readline(), 16):
+                body += reader.read(size)
+                reader.readline()
+            reader.readline()
+        else:
+            body = reader.read(int(headers.get("content-length", 0)))
+        found.append(Answer(status, headers, body))
+    return found
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    """Whether the server hangs up (True) rather than keeping the socket open (False);
+    what it still sends first (a HEAD's stray body) is read past."""
+    sock.settimeout(5.0)
+    try:
+        while sock.recv(4096):
+            pass
+    except TimeoutError:
+        return False
+    return True
+
+
+def test_requests_without_a_body_share_one_connection(recorder):
+    app, port = recorder
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    for method, path in [("GET", "/a"), ("GET", "/chunked"), ("GET", "/c")]:
+        conn.request(method, path)
+        response = conn.getresponse()
+        body = response.read()
+        assert response.status == 200
+        assert response.getheader("Connection") is None
+        assert body == f"{method} {path} 0".encode()
+    conn.close()
+    assert len({port for _, _, port, _ in app.seen}) == 1  # one client socket for all three
+
+
+def test_pipelined_requests_are_all_answered(recorder):
+    app, port = recorder
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(
+            b"GET /one HTTP/1.1\r\nHost: x\r\n\r\n"
+            b"GET /chunked HTTP/1.1\r\nHost: x\r\n\r\n"
+            b"GET /three HTTP/1.1\r\nHost: x\r\n\r\n"
+        )
+        found = answers(sock, 3)
+    assert [a.body for a in found] == [b"GET /one 0", b"GET /chunked 0", b"GET /three 0"]
+    assert len({port for _, _, port, _ in app.seen}) == 1
+
+
+SMUGGLED = b"GET /smuggled HTTP/1.1\r\n\r\n"  # 26 bytes of body that look like a request
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"POST /form HTTP/1.1\r\nHost: x\r\nContent-Length: 26\r\n\r\n" + SMUGGLED,
+        b"GET /form HTTP/1.1\r\nHost: x\r\nContent-Length: 26\r\n\r\n" + SMUGGLED,
+        b"GET /form HTTP/1.0\r\n\r\n",
+        b"HEAD /form HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /form HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    ],
+    ids=["post", "get-with-a-body", "http-1.0", "head", "asked-to-close"],
+)
+def test_anything_else_still_closes_its_connection(recorder, request_bytes):
+    app, port = recorder
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request_bytes)
+        (response,) = answers(sock, 1, head=request_bytes.startswith(b"HEAD"))
+        assert response.getheader("Connection") == "close"
+        assert closed_by_server(sock)
+    assert [path for _, path, _, _ in app.seen] == ["/form"]  # a body is never a request
+
+
+def test_an_idle_connection_ends_with_its_thread(recorder, monkeypatch):
+    monkeypatch.setattr(serving, "KEEP_ALIVE_IDLE", 0.2)
+    _, port = recorder
+    before = threading.active_count()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
+        (response,) = answers(sock, 1)
+        assert response.getheader("Connection") is None
+        assert closed_by_server(sock)
+    assert wait_until(lambda: threading.active_count() <= before)
 
 
 # -- serve --lan ----------------------------------------------------------------------------
