@@ -234,18 +234,21 @@ def test_show_me_has_the_call_stack_with_the_players_squares_below(new_page):
     )
     rows = page.locator("#showme .st-row:not([hidden])")
     expect(rows.first).to_be_visible()
-    page.evaluate(
-        "() => { const box = document.querySelector('#showme [data-role=stack-rows]');"
-        " box.scrollTop = box.scrollHeight; box.dispatchEvent(new Event('scroll')); }"
-    )
-    given = page.locator('#showme .st-row:not([hidden])[data-given="true"]')
-    expect(given.first).to_be_visible()
+    # The search goes on deepening: scrolled to the bottom once, the player's squares move
+    # down out of the drawn rows as frames are pushed on top. So each try scrolls to the
+    # bottom (the panel draws in its scroll handler) and reads the rows in the same task.
+    frames = page.wait_for_function(
+        """() => {
+            const box = document.querySelector('#showme [data-role=stack-rows]');
+            box.scrollTop = box.scrollHeight;
+            box.dispatchEvent(new Event('scroll'));
+            const rows = [...document.querySelectorAll('#showme .st-row:not([hidden])')];
+            if (!rows.some((row) => row.dataset.given === 'true')) return null;
+            return rows.map((row) => [+row.dataset.frame, row.dataset.given,
+                                      row.querySelectorAll('.st-cand:not([hidden])').length]);
+        }"""
+    ).json_value()
     # the game's squares: the frames below the search's root (the player's last square)
-    frames = page.evaluate(
-        """() => [...document.querySelectorAll('#showme .st-row:not([hidden])')]
-              .map((row) => [+row.dataset.frame, row.dataset.given,
-                             row.querySelectorAll('.st-cand:not([hidden])').length])"""
-    )
     for frame, is_given, candidates in frames:
         if frame < len(LONG) - 1:
             assert is_given == "true" and candidates == 0
