@@ -84,3 +84,24 @@ def test_a_phone_back_on_the_class_page_asks_for_the_page_alone(new_page, live_s
     files = static_transfers(page)
     assert sorted(path for path, _size in files) == sorted(path for path, _size in first)
     assert [path for path, size in files if size != 0] == []  # none came over the network
+
+
+def test_a_student_typing_the_code_opens_the_class_page_from_the_cache(new_page, live_server):
+    """The join page fetches the students' page's files ahead (rel=prefetch) while the code
+    is typed: the class page then takes every one of them from the cache."""
+    code, _token = open_class_room(live_server)
+    page = new_page()
+    page.goto("/class")
+    ahead = page.eval_on_selector_all("link[rel=prefetch]", "(links) => links.map((l) => l.href)")
+    assert len(ahead) > 40
+    page.wait_for_function(
+        "(urls) => urls.every((url) => performance.getEntriesByName(url).length)", arg=ahead
+    )
+    page.locator("#c-code").fill(code.lower())  # typed as a phone types it
+    page.locator(".c-join-form button[type=submit]").click()
+    expect(page.locator("#class")).to_have_attribute("data-connection", "joined")
+    files = static_transfers(page)
+    assert len(files) > 40
+    fetched_ahead = {url[len(live_server.rstrip("/")) :] for url in ahead}
+    assert {path for path, _size in files if "/js/" in path} <= fetched_ahead
+    assert [path for path, size in files if size != 0] == []  # none came over the network
