@@ -64,7 +64,8 @@ def set_nodelay(sock: socket.socket) -> None:
 
 
 class RequestHandler(ServerErrorHeaders, WSGIRequestHandler):
-    """werkzeug's handler with TCP_NODELAY, hanging up once a websocket has ended.
+    """werkzeug's handler with TCP_NODELAY, keep-alive after a GET without a body, and
+    hanging up once a websocket has ended.
 
     In threading mode a websocket ends by raising ConnectionError out of the WSGI app
     (that is how simple-websocket tells werkzeug the socket is gone), but werkzeug then

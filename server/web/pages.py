@@ -7,7 +7,7 @@ the ``lang`` cookie so the next page and the API answer in the same language.
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template, request, url_for
 
 from ..game import rules
 from ..i18n import LANGS, catalogue_version, request_lang, text
@@ -43,7 +43,13 @@ def inject_language() -> dict:
         "board_limits": BOARD_LIMITS,
         "module_preloads": module_preloads,
         "catalogue_versions": {code: catalogue_version(code) for code in LANGS},
+        "catalogue_href": catalogue_href,
     }
+
+
+def catalogue_href(lang: str) -> str:
+    """The address of ``lang``'s words with their version: the one browsers keep."""
+    return url_for("api.i18n", lang=lang, v=catalogue_version(lang))
 
 
 @bp.after_app_request

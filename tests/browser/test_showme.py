@@ -13,7 +13,7 @@ from server.engine.board import Board
 from server.engine.hints import hint
 from tests.support.waiting import wait_until
 
-from .test_play import cell, new_game, open_play, play
+from .test_play import cell, game_state, new_game, open_play, play
 
 pytestmark = pytest.mark.browser
 
@@ -37,16 +37,6 @@ def live_runs(app) -> int:
     from server.web.watch_socket import registry
 
     return registry(app).live_count()
-
-
-def game_state(page) -> dict:
-    return page.evaluate(
-        """async () => {
-            const id = localStorage.getItem('knights-tour.game');
-            const response = await fetch(`/api/games/${id}`);
-            return response.json();
-        }"""
-    )
 
 
 def expect_hints_counted(page, count: int) -> None:
