@@ -29,6 +29,7 @@ from ..engine.shape import MAX_CODE_LENGTH
 from ..i18n import request_lang, text
 from ..lesson.chapters import CHAPTERS
 from ..serving import is_loopback_url
+from ..stream.frame import format_number, frame_at, narration
 from .class_socket import hub
 from .ratelimit import rate_limited, retry_after
 from .security import same_origin
@@ -137,8 +138,13 @@ def student(code: str):
         return render_template("class_join.html", error=True, code=code[:32]), 404
     if room.code != code:
         return redirect(url_for("classroom.student", code=room.code))
+    demo = _opening(room)
     page = render_template(
-        "class_student.html", code=room.code, chapters=CHAPTERS, demo=_opening(room)
+        "class_student.html",
+        code=room.code,
+        chapters=CHAPTERS,
+        demo=demo,
+        first=_first_frame(demo),
     )
     response = current_app.make_response(page)
     response.headers["Cache-Control"] = "no-store"  # it holds the class's position now
@@ -154,6 +160,52 @@ def _opening(room) -> dict:
     """
     state, snapshot = where_the_class_is(room, hub().feed(room.code))
     return {"gen": room.gen, "settings": state["settings"], "state": state, "snapshot": snapshot}
+
+
+def _first_frame(demo: dict) -> dict | None:
+    """The class's position drawn into the page itself (templates/board_macros.html), so a
+    phone shows it at its first paint, before the page's modules have loaded; the page's
+    scripts then draw the same frame in its place (static/js/class/stage.js).  None when
+    the page has no snapshot at the class's index (the join brings it; the scripts draw)."""
+    state, snapshot = demo["state"], demo["snapshot"]
+    if snapshot is None or state["gen"] <= 1 or snapshot.get("gen", state["gen"]) != state["gen"]:
+        return None
+    if snapshot["index"] != state["index"]:
+        return None  # the search has not got there yet: the page says how far it has
+    settings = state["settings"]
+    try:
+        frame = frame_at(
+            snapshot,
+            rows=settings["rows"],
+            cols=settings["cols"],
+            counts=settings["algorithm"] == "warnsdorff",
+            start=settings["start"][0] * settings["cols"] + settings["start"][1],
+            holes=settings.get("holes") or (),
+            end=state["end"],
+        )
+    except (ValueError, KeyError, IndexError):
+        current_app.logger.warning("a class's snapshot gave no first frame", exc_info=True)
+        return None
+    lang = request_lang()
+
+    def t(key: str, **params) -> str:
+        return text(key, lang, params)
+
+    playing = state["playing"] and frame.end is None
+    return {
+        "frame": frame,
+        "algorithm": settings["algorithm"],
+        "status": frame.status or ("running" if playing else "paused"),
+        "narration": narration(frame, t, settings["algorithm"]),
+        "stats": {
+            "nodes": format_number(frame.nodes),
+            "backtracks": format_number(frame.backtracks),
+            "depth": format_number(frame.depth),
+            "squares": format_number(frame.squares),
+            "max-depth": format_number(frame.max_depth),
+            "shown": format_number(frame.pos),
+        },
+    }
 
 
 @bp.get("/<code>/qr.svg")

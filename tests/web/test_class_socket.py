@@ -331,6 +331,36 @@ def test_the_students_page_is_rendered_with_what_a_join_answers(live, members):
     page = Position(opening["snapshot"], counts=False)
     truth = reference(SETTINGS, 2_345)
     assert page.standing(2_345).path == truth.path
+    # ... and with that position drawn: the path's squares numbered in order, the knight on its last
+    first = first_frame_of(url, opened.code)
+    assert first["pos"] == 2_345
+    numbered = {
+        sq: int(n) for sq, (state, n) in first["cells"].items() if state in ("visited", "current")
+    }
+    assert numbered == {sq: i + 1 for i, sq in enumerate(truth.path)}
+    assert [sq for sq, (state, _n) in first["cells"].items() if state == "current"] == truth.path[
+        -1:
+    ]
+    assert f">{truth.nodes:,}<" in first["html"] and f">{truth.backtracks:,}<" in first["html"]
+
+
+def first_frame_of(url: str, code: str) -> dict:
+    """The board the server drew into the students' page: {pos, cells, html}; a cell is
+    (state, number) by square."""
+    with urllib.request.urlopen(f"{url}/class/{code}?lang=en") as response:
+        html = response.read().decode()
+    pos = re.search(r'data-role="first-frame" data-pos="(\d+)"', html)
+    cells = re.findall(
+        r'<div class="sq \w+" data-row="(\d+)" data-col="(\d+)"[^>]*data-state="(\w+)"[^>]*>'
+        r'<span class="num">(\d*)</span>',
+        html,
+    )
+    cols = 1 + max(int(col) for _row, col, _state, _n in cells)
+    return {
+        "pos": int(pos.group(1)),
+        "cells": {int(r) * cols + int(c): (state, n) for r, c, state, n in cells},
+        "html": html,
+    }
 
 
 def test_a_page_rendered_where_no_member_follows_the_room_leaves_the_snapshot_to_the_join(
@@ -343,6 +373,8 @@ def test_a_page_rendered_where_no_member_follows_the_room_leaves_the_snapshot_to
     assert wait_until(lambda: hub(app).feed(opened.code) is None, 5)
     opening, _cache = opening_of(url, opened.code)
     assert opening["snapshot"] is None and opening["state"]["gen"] >= 2
+    with urllib.request.urlopen(f"{url}/class/{opened.code}") as response:
+        assert b'data-role="first-frame"' not in response.read()  # nothing to draw it from
 
 
 def test_a_late_joiner_gets_a_snapshot_of_where_the_class_is(live, members):

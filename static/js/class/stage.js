@@ -16,6 +16,9 @@ export class Stage {
   /** page: the root element; lane: a watch Lane; follower: a RoomFollower; progress: {root, text, bar}. */
   constructor({ page, lane, follower, progress }) {
     Object.assign(this, { page, lane, follower, progress });
+    // The class's position as the server drew it into the page (templates/board_macros.html),
+    // shown in the lane's board's place until the lane first draws.
+    this.firstFrame = page.querySelector('[data-role="first-frame"]');
     this.drawing = true; // false while the teacher previews other settings on the lane
     this.gen = 0; // the generation the lane is set up for
     this.phase = "";
@@ -62,11 +65,23 @@ export class Stage {
       this._expose(player);
     }
     this.phase = phase;
+    this.reveal();
     this.page.dataset.gen = String(state?.gen ?? 0);
     this.page.dataset.follow = phase;
     this.page.dataset.target = String(follower.target(now));
     this._showProgress(now, phase);
     return phase;
+  }
+
+  /**
+   * The lane's own board in place of the server's first frame: called with the lane's first
+   * frame, in the same task, so no paint shows a board in between.
+   */
+  reveal() {
+    if (!this.firstFrame) return;
+    this.firstFrame.remove();
+    this.firstFrame = null;
+    this.lane.board.root.hidden = false;
   }
 
   _phase() {

@@ -109,6 +109,7 @@ function onJoined(ack) {
 
 function endClass(error) {
   ended = true;
+  stage.reveal();
   page.dataset.connection = "ended";
   lane.detach();
   showError(error?.message || t("class.ui.ended"));
