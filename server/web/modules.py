@@ -5,6 +5,8 @@ its imports, then theirs, one round trip per level (six levels on the class page
 phone joining a class spent most of its time to the first frame in that waterfall.
 Listing the whole graph in ``<head>`` lets it fetch every module at once, with no build
 step.  Dynamic ``import()`` is left out on purpose: what a page loads lazily stays lazy.
+The students' class page lists none: its first frame is drawn by the server, and forty
+fetches at once slowed that frame's paint (templates/class_student.html).
 
 The graph is read from the files (static ``import``/``export ... from`` of relative
 paths) once per entry and process; with ``app.debug`` it is read on every page.

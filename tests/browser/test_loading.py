@@ -4,28 +4,28 @@ Every module a page runs must be requested by the HTML parser, from its <head>'s
 modulepreload list: a module requested by a script (initiator "script") was found only by
 reading another module, a level of the waterfall the list exists to remove. The catalogue
 is requested once, by its preload. The initiators come from the DevTools protocol, so the
-check does not depend on timing.
+check does not depend on timing. The students' class page is the exception, on purpose: it
+shows the server's drawing first, and its modules come after it.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from server.i18n import catalogue_version
+from server.web.modules import module_graph
 from tests.support.servers import open_class_room
 
 pytestmark = pytest.mark.browser
+STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
-@pytest.mark.parametrize("path", ["/", "/watch", "/lesson", "/class/{code}"])
-def test_every_module_and_the_catalogue_come_from_the_heads_preloads(new_page, live_server, path):
-    if "{code}" in path:
-        code, _token = open_class_room(live_server)
-        path = path.format(code=code)
-    page = new_page()
+def requested(page, live_server, path: str) -> tuple[list, list]:
+    """Open ``path``: the (path, initiator type) of every module and catalogue it asked for."""
     requests = []
     cdp = page.context.new_cdp_session(page)
     cdp.on(
@@ -36,21 +36,43 @@ def test_every_module_and_the_catalogue_come_from_the_heads_preloads(new_page, l
     page.goto(f"{path}?lang=zh")
     page.wait_for_load_state("load")
     page.wait_for_function("() => document.documentElement.lang === 'zh-CN'")
+    origin = live_server.rstrip("/")
+    modules = [(url[len(origin) :], kind) for url, kind in requests if "/js/" in url]
+    catalogue = [(url[len(origin) :], kind) for url, kind in requests if "/api/i18n" in url]
+    assert modules
+    assert all(re.match(r"/static/v/\w+/js/", path) for path, _ in modules)  # kept by browsers
+    words = f"/api/i18n?lang=zh&v={catalogue_version('zh')}"
+    assert catalogue == [(words, "parser")]  # the preload, used by the page
+    return modules, catalogue
+
+
+@pytest.mark.parametrize("path", ["/", "/watch", "/lesson"])
+def test_every_module_and_the_catalogue_come_from_the_heads_preloads(new_page, live_server, path):
+    page = new_page()
+    modules, _catalogue = requested(page, live_server, path)
     preloaded = set(
         page.eval_on_selector_all(
             "link[rel=modulepreload]", "(links) => links.map((l) => new URL(l.href).pathname)"
         )
     )
-    origin = live_server.rstrip("/")
-    modules = [(url[len(origin) :], kind) for url, kind in requests if "/js/" in url]
-    assert modules
-    assert all(re.match(r"/static/v/\w+/js/", path) for path, _ in modules)  # kept by browsers
     late = [path for path, kind in modules if kind != "parser"]
     assert late == [], f"found only by reading other modules: {late}"
     assert {path for path, _ in modules} <= preloaded
-    catalogue = [(url[len(origin) :], kind) for url, kind in requests if "/api/i18n" in url]
-    words = f"/api/i18n?lang=zh&v={catalogue_version('zh')}"
-    assert catalogue == [(words, "parser")]  # the preload, used by the page
+
+
+def test_the_students_page_asks_for_its_modules_through_its_entry(new_page, live_server):
+    """The students' page shows the server's first frame: its first paint waits for its one
+    stylesheet only, so its modules are not preloaded (forty fetches at once slowed that
+    paint); the entry's imports bring them, the whole graph, after it. Its words are."""
+    code, _token = open_class_room(live_server)
+    page = new_page()
+    modules, _catalogue = requested(page, live_server, f"/class/{code}")
+    assert page.eval_on_selector_all("link[rel=modulepreload]", "links => links.length") == 0
+    entry = "js/class/student.js"
+    by_parser = [path for path, kind in modules if kind == "parser"]
+    assert len(by_parser) == 1 and by_parser[0].endswith(entry)  # the entry's script tag
+    graph = module_graph(STATIC, entry)
+    assert sorted(path.split("/", 4)[4] for path, _ in modules) == sorted(graph)
 
 
 def static_transfers(page) -> list[tuple[str, int]]:

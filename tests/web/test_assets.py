@@ -8,7 +8,7 @@ import re
 import pytest
 
 from server.app import create_app
-from server.web.assets import KEEP, static_version, tree_digest
+from server.web.assets import KEEP, PACKS, static_version, tree_digest
 
 PAGES = ["/", "/watch", "/lesson", "/levels", "/editor", "/daily", "/class", "/class/new"]
 STATIC = re.compile(r'(?:href|src)="(/static/[^"]+)"')
@@ -75,3 +75,38 @@ def test_in_debug_mode_addresses_are_plain_so_an_edit_shows_at_once(tmp_path):
     app.debug = True
     with app.test_request_context():
         assert app.url_for("static", filename="js/main.js") == "/static/js/main.js"
+
+
+def test_the_students_page_asks_for_one_stylesheet_the_pack_of_its_own(app, client):
+    response = client.post("/class/new")
+    code = response.headers["Location"].split("/")[2]
+    page = client.get(f"/class/{code}?lang=en").get_data(as_text=True)
+    head = page.split("</head>")[0]
+    sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', head)
+    assert sheets == [f"/static/v/{static_version(app)}/packs/class-student.css"]
+    assert 'rel="modulepreload"' not in head  # the page paints first (server/web/assets.py)
+    assert f'src="/static/v/{static_version(app)}/js/class/student.js"' in page
+    pack = client.get(sheets[0])
+    assert pack.status_code == 200 and pack.mimetype == "text/css"
+    assert pack.headers["Cache-Control"] == KEEP
+    body = pack.get_data(as_text=True)
+    offset = 0
+    for name in PACKS["class-student"]:  # each file whole, in order
+        text = client.get(f"/static/{name}").get_data(as_text=True)
+        found = body.find(text, offset)
+        assert found >= offset, name
+        offset = found + len(text)
+        assert not re.search(r"url\(\s*['\"]?(?!data:)", text), f"{name}: a relative url()"
+    again = client.get(sheets[0], headers={"If-None-Match": pack.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["Cache-Control"] == KEEP
+
+
+def test_a_pack_of_another_version_is_todays_revalidated_and_no_other_pack_is_served(app, client):
+    today = client.get(f"/static/v/{static_version(app)}/packs/class-student.css").get_data()
+    old = client.get("/static/v/0123456789ab/packs/class-student.css")
+    assert old.status_code == 200 and old.get_data() == today
+    assert old.headers["Cache-Control"] == "no-cache"
+    for name in ("nothing", "..%2fapp", "app"):
+        missing = client.get(f"/static/v/{static_version(app)}/packs/{name}.css")
+        assert missing.status_code == 404
+        assert "immutable" not in missing.headers.get("Cache-Control", "")
