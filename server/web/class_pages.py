@@ -196,7 +196,8 @@ def _first_frame(demo: dict) -> dict | None:
         "frame": frame,
         "algorithm": settings["algorithm"],
         "status": frame.status or ("running" if playing else "paused"),
-        "narration": narration(frame, t, settings["algorithm"]),
+        # none known (the snapshot stands on its own first event): as the page says it then
+        "narration": narration(frame, t, settings["algorithm"]) or t("class.ui.loading"),
         "stats": {
             "nodes": format_number(frame.nodes),
             "backtracks": format_number(frame.backtracks),

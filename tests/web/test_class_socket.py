@@ -21,6 +21,7 @@ from server.classroom.models import ClassRoom
 from server.db import db
 from server.engine.board import Board
 from server.engine.search import solve
+from server.i18n import text
 from server.serving import make_server
 from server.web.class_socket import hub
 from tests.support.follower import (
@@ -321,6 +322,12 @@ def test_the_students_page_is_rendered_with_what_a_join_answers(live, members):
     assert cache == "no-store"  # it holds the class's position now: never from a cache
 
     teacher.settings(SETTINGS)
+    # at the demo's start nothing has happened yet: the page says it is loading, as its
+    # scripts do until an event is drawn
+    assert wait_until(lambda: first_frame_of(url, opened.code)["pos"] == 0, 10)
+    start = first_frame_of(url, opened.code)["html"]
+    narration = re.search(r'data-role="narration">([^<]*)<', start).group(1)
+    assert narration == text("class.ui.loading", "en")
     teacher.control(2_345)
     assert wait_until(lambda: teacher_member.shows(2_345) is not None, 10)
     opening, _cache = opening_of(url, opened.code)
@@ -350,6 +357,8 @@ def first_frame_of(url: str, code: str) -> dict:
     with urllib.request.urlopen(f"{url}/class/{code}?lang=en") as response:
         html = response.read().decode()
     pos = re.search(r'data-role="first-frame" data-pos="(\d+)"', html)
+    if pos is None:
+        return {"pos": None, "cells": {}, "html": html}
     cells = re.findall(
         r'<div class="sq \w+" data-row="(\d+)" data-col="(\d+)"[^>]*data-state="(\w+)"[^>]*>'
         r'<span class="num">(\d*)</span>',
