@@ -115,6 +115,11 @@ class RequestHandler(ServerErrorHeaders, WSGIRequestHandler):
             return super().run_wsgi()
         finally:
             self.rfile = rfile
+            if self.environ.get(RESPONSE_FAILED):
+                # werkzeug writes nothing more of a response that broke off, but hangs up
+                # only after a chunked one: one with a length stops short of it, and the
+                # client would read the next response as its rest
+                self.close_connection = True
 
     def send_header(self, keyword: str, value: str) -> None:
         if self.keep_alive and keyword.lower() == "connection" and value.lower() == "close":
@@ -132,6 +137,45 @@ class RequestHandler(ServerErrorHeaders, WSGIRequestHandler):
             and "Transfer-Encoding" not in headers
             and "Upgrade" not in headers  # a websocket keeps the connection its own way
         )
+
+
+RESPONSE_FAILED = "knights_tour.response_failed"  # in environ: the app raised
+
+
+def _marking_failures(app):
+    """``app``, with a mark in the request's environ when it raises, calling it or while
+    its response is sent: that response may have stopped short of its length."""
+
+    def marked(environ, start_response):
+        try:
+            body = app(environ, start_response)
+        except BaseException:
+            environ[RESPONSE_FAILED] = True
+            raise
+        return _MarkedBody(body, environ)
+
+    return marked
+
+
+class _MarkedBody:
+    """A response's iterable that marks its environ when producing it raises; ``close`` is
+    passed on (the WSGI server calls it)."""
+
+    def __init__(self, body, environ) -> None:
+        self._body = body
+        self._environ = environ
+
+    def __iter__(self):
+        try:
+            yield from self._body
+        except BaseException:
+            self._environ[RESPONSE_FAILED] = True
+            raise
+
+    def close(self) -> None:
+        close = getattr(self._body, "close", None)
+        if close is not None:
+            close()
 
 
 class _NothingLeft:
@@ -174,7 +218,7 @@ def make_server(host: str, port: int, app) -> Server:
     """The threaded server of ``knights-tour serve``, bound and listening (port 0: a free
     one, see ``server.port``).  Raises OSError when it cannot listen."""
     try:
-        return Server(host, port, app, handler=RequestHandler)
+        return Server(host, port, _marking_failures(app), handler=RequestHandler)
     except _ListenError as err:
         raise err.args[0] from None
 

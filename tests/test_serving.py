@@ -161,6 +161,14 @@ class Recorder:
         method, path = environ["REQUEST_METHOD"], environ["PATH_INFO"]
         self.seen.append((method, path, environ["REMOTE_PORT"], body))
         text = f"{method} {path} {len(body)}".encode()
+        if path == "/fails":  # its length said, then it breaks off
+            start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "20")])
+            return self._breaking_off()
+        if path == "/fails-chunked":
+            start_response("200 OK", [("Content-Type", "text/plain")])
+            return self._breaking_off()
+        if path == "/fails-at-once":  # before any of its response
+            raise RuntimeError("the app fails")
         if path == "/chunked":  # no length: werkzeug sends it chunked
             start_response("200 OK", [("Content-Type", "text/plain")])
             return iter([text[:3], text[3:]])
@@ -168,6 +176,11 @@ class Recorder:
             "200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(text)))]
         )
         return [text]
+
+    @staticmethod
+    def _breaking_off():
+        yield b"half of it"
+        raise RuntimeError("the response breaks off")
 
 
 @pytest.fixture
@@ -277,6 +290,41 @@ def test_anything_else_still_closes_its_connection(recorder, request_bytes):
         assert response.getheader("Connection") == "close"
         assert closed_by_server(sock)
     assert [path for _, path, _, _ in app.seen] == ["/form"]  # a body is never a request
+
+
+def rest_of(sock: socket.socket) -> bytes:
+    """Everything the server sends until it hangs up (TimeoutError if it does not)."""
+    sock.settimeout(5.0)
+    out = b""
+    while data := sock.recv(4096):
+        out += data
+    return out
+
+
+@pytest.mark.parametrize("path", ["/fails", "/fails-chunked"])
+def test_a_response_that_breaks_off_is_cut_short_and_ends_its_connection(recorder, path):
+    """What was sent stays as it was: no error page after it, no last chunk, and the
+    connection ends, so the client sees the response broke off. A next request on that
+    connection is never read as the rest of it."""
+    app, port = recorder
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\nGET /next HTTP/1.1\r\n\r\n".encode())
+        head, _, body = rest_of(sock).partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200")
+    if path == "/fails":
+        assert body == b"half of it"  # 10 of its 20 bytes, then the end
+    else:
+        assert b"Transfer-Encoding: chunked" in head and body == b"a\r\nhalf of it\r\n"
+    assert [p for _, p, _, _ in app.seen] == [path]  # nothing answered after it
+
+
+def test_an_app_that_fails_before_its_response_answers_500(recorder):
+    _app, port = recorder
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"GET /fails-at-once HTTP/1.1\r\nHost: x\r\n\r\n")
+        (response,) = answers(sock, 1)
+        assert response.status == 500 and b"Internal Server Error" in response.body
+        assert closed_by_server(sock)
 
 
 def test_an_idle_connection_ends_with_its_thread(recorder, monkeypatch):
