@@ -9,6 +9,7 @@ server, another joins normally.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -122,6 +123,7 @@ def as_drawn(page, board: str) -> dict:
     return {"squares": page.eval_on_selector_all(f"{board} .sq", SQUARES), **lane.evaluate(LANE)}
 
 
+@functools.cache
 def index_after(kind: str) -> int:
     """The first index past 100,000 of the 6x6 demo whose last event is a move made after
     trying other candidates first, with more still to try (``tried``: the board marks both
