@@ -14,15 +14,16 @@ No Flask here: words come through the ``t`` callable given to :func:`narration`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..engine.board import Board
 from .encode import decode
+from .timeline import Demo
 
 # What a square can show, as the board's cells say it in data-state.
 HOLE, EMPTY, VISITED, CURRENT = "hole", "empty", "visited", "current"
 CANDIDATE, TRIED, DEAD = "candidate", "tried", "dead"
-JUMPS = ((-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2))
 
 
 @dataclass(frozen=True)
@@ -61,19 +62,29 @@ class LastEvent:
 
 @dataclass(frozen=True)
 class Frame:
-    """The position after ``pos`` events of a run on a rows x cols board."""
+    """The position after ``pos`` events of the run ``demo`` (on ``board``, the engine's)."""
 
-    rows: int
-    cols: int
+    demo: Demo
+    board: Board
     pos: int
     path: tuple[int, ...]
     nodes: int
     backtracks: int
     max_depth: int
-    start: int
-    holes: frozenset[int]
     last: LastEvent | None  # None: the event before ``pos`` is not known (or there is none)
     end: dict | None  # the run's outcome (status, nodes, ...) when ``pos`` is its last event
+
+    @property
+    def rows(self) -> int:
+        return self.demo.rows
+
+    @property
+    def cols(self) -> int:
+        return self.demo.cols
+
+    @property
+    def start(self) -> int:
+        return self.demo.start
 
     @property
     def depth(self) -> int:
@@ -90,15 +101,8 @@ class Frame:
 
     def onward(self, sq: int) -> int:
         """Knight moves from ``sq`` to squares off the path and the holes (Warnsdorff's count)."""
-        taken = set(self.path) | self.holes
-        row, col = divmod(sq, self.cols)
-        return sum(
-            1
-            for dr, dc in JUMPS
-            if 0 <= row + dr < self.rows
-            and 0 <= col + dc < self.cols
-            and (row + dr) * self.cols + col + dc not in taken
-        )
+        on_path = set(self.path)
+        return sum(1 for target in self.board.neighbours[sq] if target not in on_path)
 
     def cells(self) -> list[list[Cell]]:
         """Every square, row by row, as the board draws it."""
@@ -119,7 +123,7 @@ class Frame:
             line = []
             for col in range(self.cols):
                 sq = row * self.cols + col
-                state, number = _square(sq, knight, order, marks, self.holes)
+                state, number = _square(sq, knight, order, marks, self.board.blocked)
                 line.append(Cell(row, col, state, number, sq == self.start))
             grid.append(line)
         return grid
@@ -158,27 +162,18 @@ def file_name(col: int) -> str:
             return name
 
 
-def frame_at(
-    snapshot: dict,
-    *,
-    rows: int,
-    cols: int,
-    counts: bool,
-    start: int,
-    holes: Sequence[int] = (),
-    end: dict | None = None,
-) -> Frame:
-    """The frame at ``snapshot["index"]``: the snapshot's state with its events up to the
-    index replayed (at most its tail, a hundred or so).  ``end`` is the room's outcome, if
-    the search has ended; the frame carries it when it stands on the last event.
-    ValueError when the snapshot's events do not fit its path (a corrupt snapshot)."""
+def frame_at(snapshot: dict, demo: Demo, *, end: dict | None = None) -> Frame:
+    """The frame at ``snapshot["index"]`` of ``demo``'s run: the snapshot's state with its
+    events up to the index replayed (at most its tail, a hundred or so).  ``end`` is the
+    room's outcome, if the search has ended; the frame carries it when it stands on the
+    last event.  ValueError when the snapshot's events do not fit its path (a corrupt one)."""
     index, at = snapshot["index"], snapshot["at"]
     path = list(snapshot["path"])
     on_path = set(path)
     nodes, backtracks, max_depth = snapshot["nodes"], snapshot["backtracks"], snapshot["max_depth"]
     last = None
     taken = 0
-    for event in decode(snapshot["events"], counts):
+    for event in decode(snapshot["events"], demo.counts):
         if at + taken >= index:
             break
         taken += 1
@@ -203,21 +198,19 @@ def frame_at(
         raise ValueError("the snapshot does not reach its index")
     ended = end if end is not None and index >= end["total"] else None
     return Frame(
-        rows=rows,
-        cols=cols,
+        demo=demo,
+        board=Board(demo.rows, demo.cols, demo.holes),
         pos=index,
         path=tuple(path),
         nodes=nodes,
         backtracks=backtracks,
         max_depth=max_depth,
-        start=start,
-        holes=frozenset(holes),
         last=last,
         end=ended,
     )
 
 
-def narration(frame: Frame, t: Callable[..., str], algorithm: str) -> str | None:
+def narration(frame: Frame, t: Callable[..., str]) -> str | None:
     """The lane's sentence for the frame (static/js/stream/narrate.js), or None: none known."""
     if frame.end is not None:
         done = frame.end
@@ -241,7 +234,7 @@ def narration(frame: Frame, t: Callable[..., str], algorithm: str) -> str | None
     if last.move >= 0:
         square = frame.name(last.move)
         if not last.candidates:
-            if algorithm == "construct" and frame.depth > 1:
+            if frame.demo.algorithm == "construct" and frame.depth > 1:
                 return t("watch.ui.narr.place", n=frame.depth, square=square)
             return t("watch.ui.narr.start", square=square)
         n = last.counts[last.tried] if last.counts is not None else frame.onward(last.move)

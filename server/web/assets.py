@@ -83,25 +83,27 @@ def serve_versioned(version: str, filename: str):
     return response
 
 
-def pack_bytes(app: Flask, name: str) -> bytes:
-    """The pack's stylesheets, one after the other (read once per process, unless debug)."""
+def read_pack(app: Flask, name: str) -> tuple[bytes, str]:
+    """The pack's stylesheets, one after the other, and their ETag (read once per process,
+    unless debug)."""
     packs = app.extensions.setdefault("static_packs", {})
-    body = packs.get(name)
-    if body is None or app.debug:
+    pack = packs.get(name)
+    if pack is None or app.debug:
         folder = Path(app.static_folder)
         parts = [
             f"/* {path} */\n{(folder / path).read_text(encoding='utf-8')}" for path in PACKS[name]
         ]
-        body = packs[name] = "\n".join(parts).encode()
-    return body
+        body = "\n".join(parts).encode()
+        pack = packs[name] = (body, hashlib.sha256(body).hexdigest()[:16])
+    return pack
 
 
 def serve_pack(version: str, name: str):
     if name not in PACKS:
         abort(404)
-    body = pack_bytes(current_app, name)
+    body, etag = read_pack(current_app, name)
     response = current_app.response_class(body, mimetype="text/css")
-    response.set_etag(hashlib.sha256(body).hexdigest()[:16])
+    response.set_etag(etag)
     kept = version == static_version(current_app) and not current_app.debug
     response.headers["Cache-Control"] = KEEP if kept else "no-cache"
     return response.make_conditional(request)

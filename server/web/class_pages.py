@@ -144,7 +144,7 @@ def student(code: str):
         code=room.code,
         chapters=CHAPTERS,
         demo=demo,
-        first=_first_frame(demo),
+        first=_first_frame(room, demo),
     )
     response = current_app.make_response(page)
     response.headers["Cache-Control"] = "no-store"  # it holds the class's position now
@@ -162,27 +162,18 @@ def _opening(room) -> dict:
     return {"gen": room.gen, "settings": state["settings"], "state": state, "snapshot": snapshot}
 
 
-def _first_frame(demo: dict) -> dict | None:
+def _first_frame(room, demo: dict) -> dict | None:
     """The class's position drawn into the page itself (templates/board_macros.html), so a
     phone shows it at its first paint, before the page's modules have loaded; the page's
     scripts then draw the same frame in its place (static/js/class/stage.js).  None when
     the page has no snapshot at the class's index (the join brings it; the scripts draw)."""
     state, snapshot = demo["state"], demo["snapshot"]
-    if snapshot is None or state["gen"] <= 1 or snapshot.get("gen", state["gen"]) != state["gen"]:
+    if snapshot is None or state["gen"] <= 1 or snapshot["gen"] != state["gen"]:
         return None
     if snapshot["index"] != state["index"]:
         return None  # the search has not got there yet: the page says how far it has
-    settings = state["settings"]
     try:
-        frame = frame_at(
-            snapshot,
-            rows=settings["rows"],
-            cols=settings["cols"],
-            counts=settings["algorithm"] == "warnsdorff",
-            start=settings["start"][0] * settings["cols"] + settings["start"][1],
-            holes=settings.get("holes") or (),
-            end=state["end"],
-        )
+        frame = frame_at(snapshot, service.demo_of(room), end=state["end"])
     except (ValueError, KeyError, IndexError):
         current_app.logger.warning("a class's snapshot gave no first frame", exc_info=True)
         return None
@@ -194,10 +185,10 @@ def _first_frame(demo: dict) -> dict | None:
     playing = state["playing"] and frame.end is None
     return {
         "frame": frame,
-        "algorithm": settings["algorithm"],
+        "algorithm": frame.demo.algorithm,
         "status": frame.status or ("running" if playing else "paused"),
         # none known (the snapshot stands on its own first event): as the page says it then
-        "narration": narration(frame, t, settings["algorithm"]) or t("class.ui.loading"),
+        "narration": narration(frame, t) or t("class.ui.loading"),
         "stats": {
             "nodes": format_number(frame.nodes),
             "backtracks": format_number(frame.backtracks),

@@ -67,15 +67,7 @@ def drawn(frame) -> list[tuple[str, int]]:
 
 
 def frame_of(line: Timeline, d: Demo, index: int, end=None):
-    return frame_at(
-        line.snapshot(index),
-        rows=d.rows,
-        cols=d.cols,
-        counts=d.counts,
-        start=d.start,
-        holes=sorted(d.holes),
-        end=end,
-    )
+    return frame_at(line.snapshot(index), d, end=end)
 
 
 @pytest.mark.parametrize(
@@ -135,11 +127,9 @@ def test_a_snapshot_whose_events_do_not_fit_its_path_is_refused():
     line.extend(1_000)
     snapshot = dict(line.snapshot(500))
     with pytest.raises(ValueError):
-        frame_at({**snapshot, "path": snapshot["path"][:-1]}, rows=6, cols=6, counts=False, start=0)
+        frame_at({**snapshot, "path": snapshot["path"][:-1]}, d)
     with pytest.raises(ValueError):
-        frame_at(
-            {**snapshot, "events": snapshot["events"][:3]}, rows=6, cols=6, counts=False, start=0
-        )
+        frame_at({**snapshot, "events": snapshot["events"][:3]}, d)
 
 
 def words(key: str, **params) -> str:
@@ -151,19 +141,17 @@ def test_the_narration_says_what_the_last_event_did():
     events = stream(d, 3_000)
     line = Timeline(d)
     line.extend(len(events))
-    assert narration(frame_of(line, d, 0), words, "warnsdorff") is None  # nothing happened yet
+    assert narration(frame_of(line, d, 0), words) is None  # nothing happened yet
     first = frame_of(line, d, 1)  # the move onto the start square
-    assert narration(first, words, "warnsdorff") == "watch.ui.narr.start|square=c3"
+    assert narration(first, words) == "watch.ui.narr.start|square=c3"
     second = frame_of(line, d, 2)
     move = events[1]
     n = move.onward[list(move.candidates).index(move.square)]
     key = "watch.ui.narr.try.one" if n == 1 else "watch.ui.narr.try"
-    assert (
-        narration(second, words, "warnsdorff") == f"{key}|n={n},square={second.name(move.square)}"
-    )
+    assert narration(second, words) == f"{key}|n={n},square={second.name(move.square)}"
     index = next(i + 1 for i, e in enumerate(events) if e.kind == "backtrack")
     back = frame_of(line, d, index)
-    assert narration(back, words, "warnsdorff") == (
+    assert narration(back, words) == (
         f"watch.ui.narr.back|square={back.name(events[index - 1].square)},"
         f"to={back.name(back.path[-1])}"
     )
