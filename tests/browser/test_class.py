@@ -80,8 +80,17 @@ def in_sync(teacher, students, pos: int | None = None, follow: str = "paused") -
     wait_until(same, timeout=10)
     shown = board(teacher)
     for student in students:
-        assert board(student) == shown
+        assert board(student) == shown, following(teacher, student)
     return pos
+
+
+def following(*pages) -> list[dict]:
+    """What each page says of how it follows (a failed comparison prints it): the event it
+    shows, the first it holds, how many snapshots it took, ..."""
+    names = ("pos", "from", "target", "snapshots", "follow", "nodes")
+    return [
+        {name: page.get_attribute("#class", f"data-{name}") for name in names} for page in pages
+    ]
 
 
 def chart(page) -> list:
