@@ -239,3 +239,39 @@ test("a state rendered with the page plays from when the server stated it, not w
   f.adoptSnapshot(snapshot(1000, { ahead: 400 })); // the same snapshot again: no new player
   assert.equal(f.tally.snapshots, 1);
 });
+
+test("a page standing on a keyframe takes the snapshot of that index that has the events before it", () => {
+  // The page stands at 5,000 from a keyframe (no events: the last move cannot be marked);
+  // the paused class's snapshot of 5,000 comes while the page's target is elsewhere (the
+  // teacher's control on its way). It is no nearer, but it shows more: it is taken.
+  const { follower: f } = follower();
+  const index = 5000;
+  const shown = replay(EVENTS, index, 36);
+  f.adoptState(state(5, index));
+  f.adoptSnapshot({
+    ...snapshot(index),
+    keyframe: true,
+    at: index,
+    count: 0,
+    events: [],
+    path: shown.path,
+    nodes: shown.nodes,
+    backtracks: shown.backtracks,
+    max_depth: shown.maxDepth,
+    heat: shown.heat,
+  });
+  assert.equal(f.player.lastEvent(), null);
+  f.intend({ seq: 6, gen: GEN, index: index + 300, playing: false, speed: 10 });
+  assert.equal(f.adoptSnapshot(snapshot(index)), true);
+  f.settle(6, { ok: true, state: state(7, index, { control_seq: 6 }) });
+  f.tick(0);
+  assertShows(f, index);
+  assert.equal(f.player.lastEvent().index, index - 1);
+  assert.equal(f.player.historyStart, index - 100);
+  // a keyframe-free player farther from the target still turns such a snapshot down
+  const { follower: g } = follower();
+  g.adoptState(state(5, 3000));
+  g.adoptSnapshot(snapshot(3000, { ahead: 50 }));
+  g.intend({ seq: 6, gen: GEN, index: 3040, playing: false, speed: 10 });
+  assert.equal(g.adoptSnapshot(snapshot(2900)), false);
+});

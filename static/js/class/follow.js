@@ -94,7 +94,14 @@ export class RoomFollower {
     if (player) {
       const reaches = at <= target && target <= at + count;
       const near = Math.min(Math.max(target, player.historyStart), player.received);
-      if (!reaches && (player.holds(target) || Math.abs(target - index) >= Math.abs(target - near)))
+      // Where the page would stand on the first event it holds (a keyframe: no move to
+      // mark), a snapshot of that same index with the events before it shows more.
+      const fuller = index === near && near === player.historyStart && at < index;
+      if (
+        !reaches &&
+        !fuller &&
+        (player.holds(target) || Math.abs(target - index) >= Math.abs(target - near))
+      )
         return false;
     }
     const { rows, cols } = state.settings;
