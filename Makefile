@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.installed-stamp
 BIOME := node_modules/.bin/biome
 
-.PHONY: run class test test-js lint format bench clean browser redis postgres loadtest node screens toolchain core
+.PHONY: run class test test-js lint format bench clean browser redis postgres loadtest attack node screens toolchain core
 
 $(STAMP): pyproject.toml constraints.txt setup.py | toolchain
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -107,6 +107,12 @@ bench: $(CORE_STAMP)
 
 loadtest: $(CORE_STAMP) redis
 	$(BIN)/python benchmarks/loadtest.py
+
+# Each attack of issue 22 for 22 s from one address, against `knights-tour serve` and
+# gunicorn, while a teacher and 20 followers play: a Markdown table per server (not part
+# of `make test`; about 20 minutes). ATTACK_ARGS="--server serve --only 1 6" for fewer.
+attack: $(CORE_STAMP)
+	$(BIN)/python benchmarks/attack.py $(ATTACK_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis node_modules build server/engine/_core.*.so

@@ -14,9 +14,11 @@ from __future__ import annotations
 import contextlib
 import json
 import selectors
+import socket
 import threading
 import time
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import socketio
 
@@ -293,27 +295,62 @@ class Follower(Following):
             self.sio.disconnect()
 
 
+def open_websocket(url: str, query: str = "", *, source: str | None = None, timeout: float = 30):
+    """An Engine.IO websocket to ``url`` (websocket-client), from the local address
+    ``source`` when given (any 127.x.y.z on Linux: a test's "other phone")."""
+    import websocket  # websocket-client, python-socketio's websocket transport
+
+    target = url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket"
+    options = {}
+    if source is not None:
+        parts = urlsplit(url)
+        sock = socket.create_connection(
+            (parts.hostname, parts.port), timeout=timeout, source_address=(source, 0)
+        )
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        options["socket"] = sock
+    try:
+        return websocket.create_connection(
+            target + (f"&{query}" if query else ""),
+            timeout=timeout,
+            skip_utf8_validation=True,
+            **options,
+        )
+    except BaseException:
+        if "socket" in options:
+            options["socket"].close()
+        raise
+
+
 class LeanFollower(Following):
     """One member on a bare websocket (Engine.IO 4 / Socket.IO 5 text packets), read by a
     :class:`Reader` with many others: a student of the load test costs its client process
     little, so the figures are the server's, not the test clients' (python-socketio's
     client starts a thread for every message it gets)."""
 
-    def __init__(self, url: str, reader: Reader, *, lang: str = "en") -> None:
-        import websocket  # websocket-client, python-socketio's websocket transport
-
+    def __init__(
+        self,
+        url: str,
+        reader: Reader,
+        *,
+        lang: str = "en",
+        source: str | None = None,
+        timeout: float = 30,
+    ) -> None:
         super().__init__()
-        self.ws = websocket.create_connection(
-            url.replace("http", "ws", 1) + f"/socket.io/?EIO=4&transport=websocket&lang={lang}",
-            timeout=30,
-            skip_utf8_validation=True,
-        )
-        if not self.ws.recv().startswith("0{"):
-            raise RuntimeError("no Engine.IO open packet")
+        self.ws = open_websocket(url, f"lang={lang}", source=source, timeout=timeout)
+        self.reader = reader
+        self.lost = False  # the server closed it (set by the reader)
         self.prefix = f"{NAMESPACE},"
-        self.ws.send(f"40{self.prefix}")
-        if not self.ws.recv().startswith(f"40{self.prefix}"):
-            raise RuntimeError("the namespace refused the connection")
+        try:
+            if not self.ws.recv().startswith("0{"):
+                raise RuntimeError("no Engine.IO open packet")
+            self.ws.send(f"40{self.prefix}")
+            if not self.ws.recv().startswith(f"40{self.prefix}"):
+                raise RuntimeError("the namespace refused the connection")
+        except BaseException:
+            self.ws.close()
+            raise
         self.send_lock = threading.Lock()
         self.waiting: dict[int, list] = {}  # ack id -> [event, answer]
         self.next_id = 0
@@ -349,6 +386,7 @@ class LeanFollower(Following):
         return waiter[1]
 
     def close(self) -> None:
+        self.reader.remove(self)
         with contextlib.suppress(Exception):
             self.ws.close()
 
@@ -367,6 +405,11 @@ class Reader:
         with self.lock:
             self.selector.register(follower.ws.sock, selectors.EVENT_READ, follower)
 
+    def remove(self, follower: LeanFollower) -> None:
+        """Stop reading ``follower`` (before closing it: its descriptor may be reused)."""
+        with self.lock, contextlib.suppress(KeyError, ValueError):
+            self.selector.unregister(follower.ws.sock)
+
     def _loop(self) -> None:
         while not self._stop.is_set():
             with self.lock:
@@ -376,8 +419,9 @@ class Reader:
                 try:
                     follower.frame(follower.ws.recv())
                 except Exception:  # closed: leave it
-                    with self.lock:
+                    with self.lock, contextlib.suppress(KeyError, ValueError):
                         self.selector.unregister(key.fileobj)
+                    follower.lost = True
 
     def stop(self) -> None:
         self._stop.set()

@@ -325,19 +325,26 @@ def gunicorn_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "gunicorn"]
 
 
-def start_gunicorn(directory: Path, threads: int, env: dict | None = None) -> ServerProcess:
-    """The deployment of docs/deploy.md: ``gunicorn -w 1 --threads N`` (the gthread
-    worker) on a free loopback port, ready once its worker answers a page."""
+def start_gunicorn(
+    directory: Path,
+    threads: int,
+    env: dict | None = None,
+    *,
+    app: str = "server.app:create_app()",
+    options: Sequence[str] = (),
+) -> ServerProcess:
+    """The deployment of docs/deploy.md: ``gunicorn -w 1 --threads N [OPTIONS] APP`` (the
+    gthread worker) on a free loopback port, ready once its worker answers a page."""
     directory.mkdir(parents=True, exist_ok=True)
     full_env = server_env(directory, None, env)
     for _ in range(3):  # a free port may be taken between probe and bind
         port = free_port()
         url = f"http://127.0.0.1:{port}"
         stderr_path = directory / f"gunicorn-{port}.stderr"
-        args = ["-w", "1", "--threads", str(threads), "-b", f"127.0.0.1:{port}"]
+        args = ["-w", "1", "--threads", str(threads), *options, "-b", f"127.0.0.1:{port}"]
         with open(stderr_path, "wb") as stderr:
             proc = subprocess.Popen(
-                [*gunicorn_command(), *args, "server.app:create_app()"],
+                [*gunicorn_command(), *args, app],
                 cwd=str(ROOT),
                 env=full_env,
                 stdin=subprocess.DEVNULL,

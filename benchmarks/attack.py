@@ -1,0 +1,1132 @@
+"""Attacks on a real server from one address while a class plays (``make attack``).
+
+The issue "A prankster on the classroom Wi-Fi cannot take the class down": each attack
+runs for 20-25 s from one loopback address against a fresh server process, while a
+teacher and 20 followers play a demo from addresses of their own (Linux routes all of
+127.0.0.0/8 to this machine: each phone is 127.0.x.y).  Meanwhile, from yet other
+addresses, probes measure what the class feels:
+
+* the teacher's ``control`` round trip (every 0.5 s, on the teacher's own connection);
+* a new student's join (every second: connect, ``join``; for the puzzle flood also a
+  ``solve``, for the quiz flood a ``quiz_enter`` under a fresh name);
+* ``GET /`` (every 0.25 s);
+* peak RSS and threads of the server's process tree, and the tracebacks in its log;
+* the time to recover: from the attacker's last socket closing until every probe
+  answers within its goal again (watched for up to 60 s);
+* for the seat flood: whether another room's teacher is admitted meanwhile.
+
+The attacks (numbers of the issue's list):
+
+1. ``slowloris``: 1,100 half-sent requests, a header byte every 5 s (the server starts
+   with ``ulimit -n`` 1,024, the usual default: beyond its descriptors);
+2. ``watch-runs``: 60 /watch connections, each running ``seed`` on 30x30 closed with a
+   node budget of 2,500,000 and seeking to the end twice, run after run;
+3. ``seat-flood``: 1,050 raw websockets joining the teacher's room;
+4. ``puzzle-flood``: connections joining and asking 5 ``solve`` each, 100 at a time;
+5. ``cpu``: 8 loops of CPU-heavy requests (worksheet and picture of a hard puzzle; hint,
+   move and undo on a hard game; a /watch run restarted again and again);
+6. ``handshakes``: 10,000 Engine.IO long-polling handshakes;
+7. ``quiz-flood``: 1,000 ``quiz_enter`` from 100 connections (taking names).
+
+Every client has timeouts, the attacker runs in a process of its own (killed if it does
+not stop), and every server is stopped at the end: a run never hangs.  An attack that
+could not run is reported as failed in its row.
+
+``.venv/bin/python benchmarks/attack.py [--server serve|gunicorn|both] [--only N ...]
+[--seconds 22]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import itertools
+import json
+import multiprocessing
+import os
+import queue
+import resource
+import select
+import socket
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import psutil  # noqa: E402
+
+from tests.support.follower import (  # noqa: E402
+    SIX_BY_SIX,
+    LeanFollower,
+    Reader,
+    Teacher,
+    open_websocket,
+)
+from tests.support.servers import (  # noqa: E402
+    ServerProcess,
+    start_gunicorn,
+    start_servers,
+)
+
+HARD = "16x16~EABBAIwAugL0AvQAuALsAVAB3AFhADoALgDLAGwAsQE.o.h2"
+SERVER_FD_LIMIT = 1024  # the usual `ulimit -n` the server is started with
+ATTACKER = "127.0.0.66"
+FOLLOWERS = 20
+PUZZLE = "6x6.o"
+GUNICORN_THREADS = 600  # a class of 500+ on one process: each websocket holds a thread
+
+# the goals of the issue (seconds)
+CONTROL_GOAL, JOIN_GOAL, PAGE_GOAL = 1.0, 2.0, 1.0
+RECOVERY_GOAL, RSS_GOAL_MB, THREADS_GOAL = 15.0, 600, 1000
+WATCH_AFTER = 60.0  # seconds the recovery is watched for at most
+
+
+# -- addresses -------------------------------------------------------------------------------
+def loopback_aliases() -> bool:
+    """Whether this machine lets a client bind 127.0.0.x beyond 127.0.0.1 (Linux does)."""
+    try:
+        with socket.socket() as sock:
+            sock.bind((ATTACKER, 0))
+        return True
+    except OSError:
+        return False
+
+
+class Addresses:
+    """Source addresses for one kind of client (``127.0.NET.1..250``, cycling), or
+    None everywhere when the machine has only 127.0.0.1."""
+
+    def __init__(self, net: int, enabled: bool) -> None:
+        self.net = net
+        self.enabled = enabled
+        self.numbers = itertools.cycle(range(1, 251))
+        self.lock = threading.Lock()
+
+    def next(self) -> str | None:
+        if not self.enabled:
+            return None
+        with self.lock:
+            return f"127.0.{self.net}.{next(self.numbers)}"
+
+
+# -- raw Socket.IO clients (the attacker's) ----------------------------------------------------
+class RawClient:
+    """A Socket.IO client on a bare websocket (Engine.IO 4 text frames), read by a shared
+    :class:`~tests.support.follower.Reader`: a thousand of them cost one thread."""
+
+    def __init__(self, url: str, namespace: str, source: str | None, reader: Reader) -> None:
+        self.ws = open_websocket(url, "lang=en", source=source, timeout=10)
+        self.reader = reader
+        self.prefix = f"{namespace},"
+        self.closed = False
+        self.lost = False  # set by the reader when the server closed it
+        try:
+            if not self.ws.recv().startswith("0{"):
+                raise RuntimeError("no Engine.IO open packet")
+            self.ws.send(f"40{self.prefix}")
+            if not self.ws.recv().startswith(f"40{self.prefix}"):
+                raise RuntimeError("the namespace refused the connection")
+        except BaseException:
+            self.close()
+            raise
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        self.waiting: dict[int, list] = {}
+        self.events: list[tuple[str, object]] = []
+        self.next_id = 0
+        reader.add(self)
+
+    @property
+    def open(self) -> bool:
+        return not (self.closed or self.lost)
+
+    def frame(self, text: str) -> None:
+        if text == "2":
+            with self.lock:
+                self.ws.send("3")
+            return
+        if not text.startswith("4") or not text[2:].startswith(self.prefix):
+            return
+        kind, body = text[1], text[2 + len(self.prefix) :]
+        digits = len(body) - len(body.lstrip("0123456789"))
+        data = json.loads(body[digits:])
+        with self.lock:
+            if kind == "2":
+                self.events.append((data[0], data[1] if len(data) > 1 else None))
+                del self.events[:-50]  # the last few are enough
+            elif kind == "3":
+                waiter = self.waiting.pop(int(body[:digits]), None)
+                if waiter is not None:
+                    waiter[1] = data[0]
+                    waiter[0].set()
+            self.changed.notify_all()
+
+    def emit(self, event: str, payload=None) -> None:
+        with self.lock:
+            self.ws.send(f"42{self.prefix}" + json.dumps([event, payload]))
+
+    def call(self, event: str, payload=None, timeout: float = 10):
+        waiter = [threading.Event(), None]
+        with self.lock:
+            ack_id, self.next_id = self.next_id, self.next_id + 1
+            self.waiting[ack_id] = waiter
+            self.ws.send(f"42{self.prefix}{ack_id}" + json.dumps([event, payload]))
+        if not waiter[0].wait(timeout):
+            raise TimeoutError(f"no answer to {event}")
+        return waiter[1]
+
+    def wait_event(self, predicate, timeout: float) -> bool:
+        """Whether an event (name, data) matching ``predicate`` arrives (or had) in time."""
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            while not any(predicate(name, data) for name, data in self.events):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self.changed.wait(min(left, 0.5))
+            self.events.clear()
+            return True
+
+    def close(self) -> None:
+        self.closed = True
+        self.reader.remove(self)
+        with contextlib.suppress(Exception):
+            self.ws.close(timeout=1)
+
+
+def _connect(url: str, source: str | None, timeout: float = 10) -> http.client.HTTPConnection:
+    parts = urlsplit(url)
+    source_address = (source, 0) if source else None
+    return http.client.HTTPConnection(
+        parts.hostname, parts.port, timeout=timeout, source_address=source_address
+    )
+
+
+def http_get(url: str, path: str, source: str | None, timeout: float = 10) -> int:
+    """``GET path``: the status (its body read and dropped)."""
+    conn = _connect(url, source, timeout)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def http_json(url: str, method: str, path: str, body, source: str | None, timeout=30):
+    conn = _connect(url, source, timeout)
+    try:
+        data = json.dumps(body).encode()
+        headers = {"Content-Type": "application/json", "Content-Length": str(len(data))}
+        conn.request(method, path, body=data, headers=headers)
+        response = conn.getresponse()
+        raw = response.read()
+        try:
+            return response.status, json.loads(raw)
+        except ValueError:
+            return response.status, None
+    finally:
+        conn.close()
+
+
+class Stats:
+    """Counters an attack reports (thread-safe)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.counts: dict[str, int] = {}
+
+    def add(self, name: str, n: int = 1) -> None:
+        with self.lock:
+            self.counts[name] = self.counts.get(name, 0) + n
+
+
+def _run_threads(count: int, target: Callable[[int], None]) -> list[threading.Thread]:
+    threads = [threading.Thread(target=target, args=(i,), daemon=True) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
+# -- the attacks (each runs in the attacker's process until ``stop``) --------------------------
+def attack_slowloris(url, code, source, stop, stats, target=1100):
+    """Half-sent requests, one header byte every 5 s, kept at ``target`` sockets."""
+    parts = urlsplit(url)
+    head = f"GET / HTTP/1.1\r\nHost: {parts.netloc}\r\nX-Slow: ".encode()
+    held: set[socket.socket] = set()
+    lock = threading.Lock()
+
+    def opener(_i):
+        while not stop.is_set():
+            with lock:
+                short = len(held) < target
+            if not short:
+                time.sleep(0.2)
+                continue
+            try:
+                sock = socket.create_connection(
+                    (parts.hostname, parts.port),
+                    timeout=3,
+                    source_address=(source, 0) if source else None,
+                )
+                sock.sendall(head)
+            except OSError:
+                stats.add("connect failed")
+                time.sleep(0.05)
+                continue
+            stats.add("opened")
+            with lock:
+                held.add(sock)
+
+    threads = _run_threads(16, opener)
+    last_trickle = time.monotonic()
+    while not stop.wait(1.0):
+        with lock:
+            socks = list(held)
+        stats.counts["held"] = max(stats.counts.get("held", 0), len(socks))
+        for chunk in range(0, len(socks), 500):  # select() takes fds below 1024 only
+            part = socks[chunk : chunk + 500]
+            try:
+                readable = select.poll()
+                by_fd = {}
+                for sock in part:
+                    readable.register(sock, select.POLLIN)
+                    by_fd[sock.fileno()] = sock
+                for fd, _ in readable.poll(0):
+                    sock = by_fd[fd]
+                    with lock:
+                        held.discard(sock)
+                    stats.add("closed by the server")
+                    sock.close()
+            except (OSError, ValueError):
+                pass
+        if time.monotonic() - last_trickle >= 5:
+            last_trickle = time.monotonic()
+            with lock:
+                socks = list(held)
+            for sock in socks:
+                try:
+                    sock.settimeout(0.5)
+                    sock.send(b"a")
+                except OSError:
+                    with lock:
+                        held.discard(sock)
+                    sock.close()
+    for thread in threads:
+        thread.join(5)
+    with lock:
+        for sock in held:
+            sock.close()
+        held.clear()
+
+
+def attack_watch_runs(url, code, source, stop, stats, connections=60):
+    """/watch runs piling up: 30x30 closed seed, budget 2.5 M, seek to the end twice."""
+    reader = Reader()
+
+    def viewer(i):
+        try:
+            client = RawClient(url, "/watch", source, reader)
+        except Exception:
+            stats.add("connect failed")
+            return
+        stats.add("connected")
+        number = 0
+        try:
+            while not stop.is_set() and client.open:
+                run = f"p{number % 2}"
+                number += 1
+                start = {
+                    "run": run,
+                    "rows": 30,
+                    "cols": 30,
+                    "start": [0, 0],
+                    "algorithm": "seed",
+                    "closed": True,
+                    "pruning": False,
+                    "window": 1,
+                    "node_budget": 2_500_000,
+                    "time_limit": 600,
+                }
+                ack = client.call("start", start, timeout=15)
+                if not (ack or {}).get("ok"):
+                    stats.add("start refused")
+                    stop.wait(0.5)
+                    continue
+                stats.add("runs started")
+                for _ in range(2):  # to the end, twice
+                    client.call("seek", {"run": run, "index": None}, timeout=15)
+                    landed = client.wait_event(
+                        lambda name, data, run=run: (
+                            name == "snapshot" and isinstance(data, dict) and data.get("run") == run
+                        ),
+                        20,
+                    )
+                    stats.add("seeks landed" if landed else "seeks not landed")
+        except Exception:
+            stats.add("errors")
+        finally:
+            client.close()
+
+    threads = _run_threads(connections, viewer)
+    stop.wait()
+    for thread in threads:
+        thread.join(20)
+    reader.stop()
+
+
+def attack_seat_flood(url, code, source, stop, stats, target=1050):
+    """Raw websockets joining the teacher's room, kept at ``target``."""
+    reader = Reader()
+    members: list[RawClient] = []
+    lock = threading.Lock()
+
+    def opener(_i):
+        while not stop.is_set():
+            with lock:
+                members[:] = [m for m in members if m.open]
+                short = len(members) < target
+            if not short:
+                stop.wait(0.5)
+                continue
+            try:
+                member = RawClient(url, "/class", source, reader)
+            except Exception:
+                stats.add("connect failed")
+                stop.wait(0.05)
+                continue
+            with lock:
+                members.append(member)
+            try:
+                ack = member.call("join", {"code": code}, timeout=10)
+                stats.add("joined" if (ack or {}).get("ok") else "join refused")
+            except Exception:
+                stats.add("join unanswered")
+
+    threads = _run_threads(64, opener)
+    while not stop.wait(1.0):
+        with lock:
+            stats.counts["held"] = max(stats.counts.get("held", 0), len(members))
+    for thread in threads:
+        thread.join(15)
+    with lock:
+        for member in members:
+            member.close()
+    reader.stop()
+
+
+def attack_puzzle_flood(url, code, source, stop, stats, connections=100, attempts=5):
+    """Connections that join and ask ``solve`` 5 times each, 100 at a time, again and again."""
+    reader = Reader()
+
+    def student(_i):
+        while not stop.is_set():
+            try:
+                member = RawClient(url, "/class", source, reader)
+            except Exception:
+                stats.add("connect failed")
+                stop.wait(0.2)
+                continue
+            try:
+                member.call("join", {"code": code}, timeout=10)
+                for _ in range(attempts):
+                    ack = member.call("solve", {"name": f"bot-{uuid.uuid4().hex[:8]}"}, timeout=10)
+                    stats.add("solve ok" if (ack or {}).get("ok") else "solve refused")
+            except Exception:
+                stats.add("errors")
+            finally:
+                member.close()
+
+    threads = _run_threads(connections, student)
+    stop.wait()
+    for thread in threads:
+        thread.join(20)
+    reader.stop()
+
+
+def attack_cpu(url, code, source, stop, stats):
+    """8 loops: worksheet and picture of HARD, hint/move/undo on a HARD game, /watch restarts."""
+    reader = Reader()
+
+    def page(path):
+        def loop(_i):
+            while not stop.is_set():
+                try:
+                    status = http_get(url, path, source, timeout=30)
+                    stats.add(f"{path.split('?')[0]} {status}")
+                except Exception:
+                    stats.add("errors")
+                    stop.wait(0.2)
+
+        return loop
+
+    def game(_i):
+        game_id = None
+        while not stop.is_set():
+            try:
+                if game_id is None:
+                    status, state = http_json(url, "POST", "/api/games", {"puzzle": HARD}, source)
+                    if status != 201:
+                        stats.add(f"new game {status}")
+                        stop.wait(1)
+                        continue
+                    game_id = state["id"]
+                base = f"/api/games/{game_id}"
+                status, answer = http_json(url, "POST", f"{base}/hint", {}, source)
+                stats.add(f"hint {status}")
+                nxt = (answer or {}).get("hint", {}).get("next") if status == 200 else None
+                if nxt is None and status == 200:
+                    legal = answer["state"]["legal"]
+                    nxt = legal[0] if legal else None
+                if nxt is not None:
+                    move = {"row": nxt[0], "col": nxt[1]}
+                    status, _ = http_json(url, "POST", f"{base}/moves", move, source)
+                    stats.add(f"move {status}")
+                    if status == 200:
+                        status, _ = http_json(url, "POST", f"{base}/undo", {}, source)
+                        stats.add(f"undo {status}")
+                if status >= 400:
+                    stop.wait(0.2)
+            except Exception:
+                stats.add("errors")
+                stop.wait(0.2)
+
+    def watch(_i):
+        number = 0
+        client = None
+        while not stop.is_set():
+            try:
+                if client is None or not client.open:
+                    client = RawClient(url, "/watch", source, reader)
+                run = f"w{number}"
+                number += 1
+                start = {
+                    "run": run,
+                    "rows": 30,
+                    "cols": 30,
+                    "start": [0, 0],
+                    "algorithm": "seed",
+                    "closed": False,
+                    "pruning": False,
+                    "window": 20000,
+                    "node_budget": 50_000_000,
+                    "time_limit": 600,
+                }
+                ack = client.call("start", start, timeout=15)
+                stats.add("watch start ok" if (ack or {}).get("ok") else "watch start refused")
+                client.call("seek", {"run": run, "index": None}, timeout=15)
+                stop.wait(1.0)
+                client.call("stop", {"run": run}, timeout=15)
+            except Exception:
+                stats.add("errors")
+                if client is not None:
+                    client.close()
+                client = None
+                stop.wait(0.2)
+        if client is not None:
+            client.close()
+
+    loops = [
+        page(f"/worksheet?puzzle={HARD}"),
+        page(f"/worksheet?puzzle={HARD}"),
+        page(f"/puzzle.png?puzzle={HARD}"),
+        page(f"/puzzle.png?puzzle={HARD}&solution=1"),
+        game,
+        game,
+        watch,
+        watch,
+    ]
+    threads = [threading.Thread(target=loop, args=(0,), daemon=True) for loop in loops]
+    for thread in threads:
+        thread.start()
+    stop.wait()
+    for thread in threads:
+        thread.join(35)
+    reader.stop()
+
+
+def attack_handshakes(url, code, source, stop, stats, total=10_000, threads=32):
+    """Engine.IO long-polling handshakes, never followed up."""
+    done = itertools.count()
+
+    def shaker(_i):
+        conn = None
+        while not stop.is_set():
+            if next(done) >= total:
+                return
+            try:
+                if conn is None:
+                    conn = _connect(url, source, timeout=10)
+                conn.request("GET", "/socket.io/?EIO=4&transport=polling")
+                response = conn.getresponse()
+                response.read()
+                stats.add(f"handshake {response.status}")
+                if response.getheader("Connection", "").lower() == "close":
+                    conn.close()
+                    conn = None
+            except Exception:
+                stats.add("errors")
+                if conn is not None:
+                    conn.close()
+                conn = None
+                stop.wait(0.05)
+        if conn is not None:
+            conn.close()
+
+    workers = _run_threads(threads, shaker)
+    stop.wait()
+    for worker in workers:
+        worker.join(15)
+
+
+QUIZ_NAMES = ["Bob", "Alice", "李明", "王芳", "张伟", "Emma", "Lucas", "Mia", "陈静", "刘洋"]
+
+
+def attack_quiz_flood(url, code, source, stop, stats, connections=100, total=1000):
+    """1,000 ``quiz_enter`` over 100 connections, taking classmates' names first."""
+    reader = Reader()
+    names = iter([*QUIZ_NAMES, *(f"Student {i}" for i in range(1, total + 1))])
+    lock = threading.Lock()
+
+    def entrant(_i):
+        try:
+            member = RawClient(url, "/class", source, reader)
+            member.call("join", {"code": code}, timeout=10)
+        except Exception:
+            stats.add("connect failed")
+            return
+        try:
+            while not stop.is_set():
+                with lock:
+                    name = next(names, None)
+                if name is None:
+                    break
+                ack = member.call("quiz_enter", {"name": name}, timeout=10)
+                stats.add("entered" if (ack or {}).get("ok") else "refused")
+                if not (ack or {}).get("ok") and (ack or {}).get("error", {}).get("code") == (
+                    "rate-limited"
+                ):
+                    stop.wait(0.5)
+            stop.wait()
+        except Exception:
+            stats.add("errors")
+        finally:
+            member.close()
+
+    threads = _run_threads(connections, entrant)
+    stop.wait()
+    for thread in threads:
+        thread.join(15)
+    reader.stop()
+
+
+@dataclass(frozen=True)
+class Attack:
+    number: int
+    name: str
+    run: Callable
+    what: str
+
+
+ATTACKS = [
+    Attack(1, "slowloris", attack_slowloris, "1,100 half-sent requests (fd limit 1,024)"),
+    Attack(2, "watch-runs", attack_watch_runs, "60 /watch: 30x30 closed, 2.5 M, seek end x2"),
+    Attack(3, "seat-flood", attack_seat_flood, "1,050 raw websockets join the room"),
+    Attack(4, "puzzle-flood", attack_puzzle_flood, "100 connections x 5 solve, again"),
+    Attack(5, "cpu", attack_cpu, "8 loops: worksheet, png, hint/move/undo, /watch restarts"),
+    Attack(6, "handshakes", attack_handshakes, "10,000 Engine.IO polling handshakes"),
+    Attack(7, "quiz-flood", attack_quiz_flood, "1,000 quiz_enter, names taken"),
+]
+BY_NUMBER = {a.number: a for a in ATTACKS}
+
+
+def _attacker_process(number, url, code, source, stop, results) -> None:
+    """The attacker: runs attack ``number`` until ``stop``, then reports its counters."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    stats = Stats()
+    flag = threading.Event()
+    threading.Thread(target=lambda: (stop.wait(), flag.set()), daemon=True).start()
+    try:
+        BY_NUMBER[number].run(url, code, source, flag, stats)
+        results.put({"counts": stats.counts})
+    except Exception:
+        results.put({"counts": stats.counts, "error": traceback.format_exc(limit=3)})
+
+
+# -- the class and the probes (here) -----------------------------------------------------------
+@dataclass
+class Sample:
+    kind: str  # control, join, page
+    began: float
+    ended: float
+    ok: bool  # answered, and within the goal
+    answered: bool
+    extra: bool | None = None  # the attack's own check (solve, quiz_enter)
+
+    @property
+    def seconds(self) -> float:
+        return self.ended - self.began
+
+
+GOAL_OF = {"control": CONTROL_GOAL, "join": JOIN_GOAL, "page": PAGE_GOAL}
+
+
+@dataclass
+class Probes:
+    """The class's view: probe loops and a sampler of the server's process tree."""
+
+    url: str
+    code: str
+    token: str
+    server: ServerProcess
+    aliases: bool
+    extra: Callable | None = None  # (follower) -> bool, after a probe's join
+    samples: list[Sample] = field(default_factory=list)
+    peaks: list[tuple[float, float, int]] = field(default_factory=list)  # (t, rss MB, threads)
+    inflight: dict[int, tuple[str, float]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.reader = Reader()
+        self.joiners = Addresses(2, self.aliases)
+        self.pages = Addresses(3, self.aliases)
+        self.teacher: Teacher | None = None
+        self.ids = itertools.count()
+
+    def record(self, sample: Sample) -> None:
+        with self.lock:
+            self.samples.append(sample)
+
+    def _timed(self, kind: str, action: Callable[[], object]) -> None:
+        probe = next(self.ids)
+        began = time.monotonic()
+        with self.lock:
+            self.inflight[probe] = (kind, began)
+        extra = None
+        try:
+            result = action()
+            answered = result is not False
+            if isinstance(result, tuple):
+                answered, extra = result
+        except Exception:
+            answered = False
+        ended = time.monotonic()
+        with self.lock:
+            del self.inflight[probe]
+        ok = answered and ended - began <= GOAL_OF[kind]
+        self.record(Sample(kind, began, ended, ok, answered, extra))
+
+    # -- the loops ------------------------------------------------------------------------------
+    def _every(self, seconds: float, kind: str, action) -> None:
+        while not self.stop.is_set():
+            began = time.monotonic()
+            self._timed(kind, action)
+            self.stop.wait(max(0.0, seconds - (time.monotonic() - began)))
+
+    def _control(self):
+        teacher = self.teacher
+        if teacher is None or not teacher.member.sio.connected:
+            if teacher is not None:
+                teacher.close()
+            self.teacher = None
+            self.teacher = Teacher.join(self.url, self.code, self.token)
+            return False  # a reconnection is a failed control
+        teacher.seq += 1
+        payload = {
+            "seq": teacher.seq,
+            "gen": teacher.gen,
+            "index": teacher.member.target(),
+            "playing": True,
+            "speed": 20.0,
+        }
+        ack = teacher.member.call("control", payload, timeout=5)
+        if ack.get("ok"):
+            teacher.member._adopt_state(ack["state"])
+            return True
+        if ack.get("error", {}).get("code") == "stale":
+            teacher.gen = ack["error"]["state"]["gen"]
+        return False
+
+    def _join(self):
+        follower = LeanFollower(self.url, self.reader, source=self.joiners.next(), timeout=5)
+        try:
+            ack = follower.call("join", {"code": self.code}, timeout=5)
+            if not ack.get("ok"):
+                return False
+            if self.extra is None:
+                return True
+            return True, self.extra(follower)
+        finally:
+            follower.close()
+
+    def _page(self):
+        return http_get(self.url, "/", self.pages.next(), timeout=5) == 200
+
+    def _sampler(self) -> None:
+        root = self.server.process
+        while not self.stop.wait(0.2):
+            rss, threads = 0, 0
+            try:
+                for proc in [root, *root.children(recursive=True)]:
+                    with contextlib.suppress(psutil.Error):
+                        rss += proc.memory_info().rss
+                        threads += proc.num_threads()
+            except psutil.Error:
+                continue
+            with self.lock:
+                self.peaks.append((time.monotonic(), rss / 2**20, threads))
+
+    def start(self, teacher: Teacher) -> None:
+        self.teacher = teacher
+        loops = [
+            (0.5, "control", self._control),
+            (1.0, "join", self._join),
+            (0.25, "page", self._page),
+        ]
+        self.threads = [
+            threading.Thread(target=self._every, args=loop, daemon=True) for loop in loops
+        ]
+        self.threads.append(threading.Thread(target=self._sampler, daemon=True))
+        for thread in self.threads:
+            thread.start()
+
+    def close(self) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(20)
+        self.reader.stop()
+        if self.teacher is not None:
+            self.teacher.close()
+
+    # -- reading --------------------------------------------------------------------------------
+    def recovered_at(self, end: float, now: float) -> float | None:
+        """When every probe was back within its goal after ``end``, once that has held for
+        6 s with 2 answers of each kind at least; None while it has not."""
+        with self.lock:
+            after = [s for s in self.samples if s.ended >= end]
+            stalled = any(now - began > 5.5 for _kind, began in self.inflight.values())
+        if stalled:
+            return None
+        bad = [s.ended for s in after if not s.ok]
+        since = max([end, *bad])
+        good = [s for s in after if s.ok and s.began >= since]
+        kinds = {kind: sum(s.kind == kind for s in good) for kind in GOAL_OF}
+        if now - since >= 6 and min(kinds.values()) >= 2:
+            return since
+        return None
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    ordered = sorted(values)
+    return ordered[max(0, round(q * len(ordered)) - 1)] if ordered else None
+
+
+@dataclass
+class Row:
+    name: str
+    what: str
+    control: str = "-"
+    join: str = "-"
+    page: str = "-"
+    rss: str = "-"
+    threads: str = "-"
+    tracebacks: str = "-"
+    recovery: str = "-"
+    dropped: str = "-"
+    note: str = ""
+
+    def cells(self) -> list[str]:
+        return [
+            self.name,
+            self.control,
+            self.join,
+            self.page,
+            self.rss,
+            self.threads,
+            self.tracebacks,
+            self.recovery,
+            self.dropped,
+            self.note,
+        ]
+
+
+HEADER = [
+    "attack",
+    "teacher's control p95 / failures",
+    "new student's join p95 / failures",
+    "`GET /` p95 / failures",
+    "peak RSS",
+    "peak threads",
+    "tracebacks",
+    "recovery",
+    "followers dropped",
+    "notes",
+]
+GOALS_ROW = Row(
+    "goal",
+    "",
+    f"≤ {CONTROL_GOAL:g} s / 0",
+    f"≤ {JOIN_GOAL:g} s / 0",
+    f"≤ {PAGE_GOAL:g} s / 0",
+    f"≤ {RSS_GOAL_MB} MB",
+    f"≤ {THREADS_GOAL:,}",
+    "0",
+    f"≤ {RECOVERY_GOAL:g} s",
+    "0",
+    "seat flood: another room's teacher admitted",
+)
+
+
+def _figure(samples: list[Sample], kind: str) -> str:
+    mine = [s for s in samples if s.kind == kind]
+    if not mine:
+        return "no probe"
+    failures = sum(not s.answered for s in mine)
+    p95 = percentile([s.seconds for s in mine if s.answered], 0.95)
+    shown = "-" if p95 is None else f"{p95:.2f} s"
+    return f"{shown} / {failures} of {len(mine)}"
+
+
+# -- one attack against one server -------------------------------------------------------------
+def start_server(kind: str, directory: Path) -> ServerProcess:
+    """A fresh server with the usual descriptor limit (``ulimit -n`` 1,024)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(SERVER_FD_LIMIT, hard), hard))
+    try:
+        if kind == "gunicorn":
+            return start_gunicorn(
+                directory,
+                GUNICORN_THREADS,
+                app="server.wsgi:app",
+                options=["--worker-connections", "1000", "--keep-alive", "5"],
+            )
+        (server,) = start_servers(directory, 1)
+        return server
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def open_room(url: str, source: str | None) -> tuple[str, str]:
+    conn = _connect(url, source)
+    try:
+        conn.request("POST", "/class/new", headers={"Content-Length": "0"})
+        response = conn.getresponse()
+        response.read()
+        if response.status != 303:
+            raise RuntimeError(f"POST /class/new answered {response.status}")
+        path, token = response.getheader("Location").split("#token=")
+    finally:
+        conn.close()
+    return path.split("/")[2], token
+
+
+def other_teacher_admitted(url: str, aliases: bool) -> bool:
+    """Whether the teacher of a new room, from another address, is admitted to it."""
+    source = "127.0.4.1" if aliases else None
+    reader = Reader()
+    try:
+        code, token = open_room(url, source)
+        member = LeanFollower(url, reader, source=source, timeout=5)
+        try:
+            ack = member.call("join", {"code": code, "token": token}, timeout=5)
+            return bool(ack.get("ok")) and ack.get("role") == "teacher"
+        finally:
+            member.close()
+    except Exception:
+        return False
+    finally:
+        reader.stop()
+
+
+def solve_check(follower: LeanFollower) -> bool:
+    ack = follower.call("solve", {"name": f"real-{uuid.uuid4().hex[:6]}"}, timeout=5)
+    return bool(ack.get("ok"))
+
+
+def quiz_check(follower: LeanFollower) -> bool:
+    ack = follower.call("quiz_enter", {"name": f"Real {uuid.uuid4().hex[:6]}"}, timeout=5)
+    return bool(ack.get("ok"))
+
+
+EXTRA_CHECKS = {4: ("a real student's solve", solve_check), 7: ("a real quiz_enter", quiz_check)}
+
+
+def run_attack(kind: str, attack: Attack | None, base: Path, seconds: float, aliases: bool) -> Row:
+    """One row: a fresh server, a class, the attack (None: none, the baseline), recovery."""
+    name = f"{attack.number}. {attack.name}" if attack else "none (baseline)"
+    row = Row(name, attack.what if attack else "")
+    directory = base / f"{kind}-{attack.number if attack else 0}"
+    try:
+        server = start_server(kind, directory)
+    except Exception as err:
+        row.note = f"FAILED: the server did not start ({err})"[:200]
+        return row
+    followers: list[LeanFollower] = []
+    follower_reader = Reader()
+    probes = None
+    teacher = None
+    attacker = None
+    ctx = multiprocessing.get_context("spawn")
+    try:
+        code, token = open_room(server.url, None)
+        teacher = Teacher.join(server.url, code, token)
+        if not teacher.settings(SIX_BY_SIX).get("ok"):
+            raise RuntimeError("the teacher's settings were refused")
+        teacher.control(0, playing=True, speed=20.0)
+        teacher.member.call("puzzle", {"puzzle": PUZZLE})
+        source = Addresses(1, aliases)
+        for _ in range(FOLLOWERS):
+            follower = LeanFollower(server.url, follower_reader, source=source.next(), timeout=10)
+            if not follower.call("join", {"code": code}).get("ok"):
+                raise RuntimeError("a follower could not join")
+            followers.append(follower)
+        label, check = EXTRA_CHECKS.get(attack.number if attack else 0, (None, None))
+        probes = Probes(server.url, code, token, server, aliases, extra=check)
+        probes.start(teacher)
+        time.sleep(2.0)  # the probes settle
+        log_start = server.stderr_path.stat().st_size
+        began = time.monotonic()
+        admitted = None
+        report: dict = {}
+        if attack is not None:
+            stop, results = ctx.Event(), ctx.Queue()
+            source = ATTACKER if aliases else None
+            attacker = ctx.Process(
+                target=_attacker_process,
+                args=(attack.number, server.url, code, source, stop, results),
+            )
+            attacker.start()
+            if attack.number == 3:
+                time.sleep(seconds * 0.6)
+                admitted = other_teacher_admitted(server.url, aliases)
+                time.sleep(max(0.0, seconds - (time.monotonic() - began)))
+            else:
+                time.sleep(seconds)
+            stop.set()
+            with contextlib.suppress(queue.Empty):
+                report = results.get(timeout=40)
+            attacker.join(10)
+            if attacker.is_alive():
+                attacker.kill()
+                attacker.join(5)
+                report.setdefault("error", "the attacker did not stop: killed")
+        else:
+            time.sleep(seconds)
+        ended = time.monotonic()
+        recovered = None
+        while time.monotonic() - ended < WATCH_AFTER:
+            recovered = probes.recovered_at(ended, time.monotonic())
+            if recovered is not None:
+                break
+            time.sleep(0.5)
+        probes.close()
+        if os.environ.get("ATTACK_DEBUG"):
+            for s in probes.samples:
+                if not s.ok:
+                    print(
+                        f"  {s.kind} at {s.began - ended:+.1f} s: {s.seconds:.2f} s"
+                        f" {'answered' if s.answered else 'FAILED'}",
+                        file=sys.stderr,
+                    )
+        during = [s for s in probes.samples if began <= s.began < ended]
+        peaks = [p for p in probes.peaks if p[0] >= began]
+        row.control = _figure(during, "control")
+        row.join = _figure(during, "join")
+        row.page = _figure(during, "page")
+        if peaks:
+            row.rss = f"{max(p[1] for p in peaks):,.0f} MB"
+            row.threads = f"{max(p[2] for p in peaks):,}"
+        with open(server.stderr_path, "rb") as handle:
+            handle.seek(log_start)
+            log = handle.read().decode("utf-8", "replace")
+        row.tracebacks = f"{log.count('Traceback (most recent call last)'):,}"
+        row.recovery = (
+            f"> {WATCH_AFTER:.0f} s" if recovered is None else f"{recovered - ended:.1f} s"
+        )
+        row.dropped = f"{sum(getattr(f, 'lost', False) for f in followers)}"
+        notes = []
+        if admitted is not None:
+            notes.append(f"another room's teacher admitted: {'yes' if admitted else 'NO'}")
+        if label is not None:
+            extra = [s.extra for s in during if s.kind == "join" and s.extra is not None]
+            notes.append(f"{label}: {sum(extra)} ok of {len(extra)}")
+        if attack is not None:
+            counts = report.get("counts", {})
+            notes.append(", ".join(f"{k} {v:,}" for k, v in sorted(counts.items())))
+            if report.get("error"):
+                notes.append("ATTACK FAILED: " + report["error"].strip().splitlines()[-1])
+            elif not report:
+                notes.append("ATTACK FAILED: no report from the attacker")
+        row.note = "; ".join(n for n in notes if n)
+    except Exception as err:
+        row.note = f"FAILED: {type(err).__name__}: {err}"[:300]
+    finally:
+        if attacker is not None and attacker.is_alive():
+            attacker.kill()
+            attacker.join(5)
+        if probes is not None and not probes.stop.is_set():
+            probes.close()
+        elif probes is None and teacher is not None:
+            teacher.close()
+        for follower in followers:
+            follower.close()
+        follower_reader.stop()
+        server.stop()
+    return row
+
+
+def table(rows: list[Row]) -> str:
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    for row in [GOALS_ROW, *rows]:
+        lines.append("| " + " | ".join(row.cells()) + " |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--server", choices=("serve", "gunicorn", "both"), default="both")
+    parser.add_argument("--only", nargs="+", type=int, choices=sorted(BY_NUMBER))
+    parser.add_argument("--seconds", type=float, default=22.0)
+    parser.add_argument("--no-baseline", action="store_true")
+    args = parser.parse_args()
+    aliases = loopback_aliases()
+    if not aliases:
+        print("this machine has no 127.0.0.x aliases: every client comes from 127.0.0.1, so")
+        print("per-address limits count the class together with the attacker")
+    kinds = ["serve", "gunicorn"] if args.server == "both" else [args.server]
+    attacks = [BY_NUMBER[n] for n in args.only] if args.only else ATTACKS
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in kinds:
+            rows = []
+            plan = ([] if args.no_baseline else [None]) + attacks
+            for attack in plan:
+                title = attack.name if attack else "baseline"
+                print(f"[{kind}] {title} ...", file=sys.stderr, flush=True)
+                rows.append(run_attack(kind, attack, Path(tmp), args.seconds, aliases))
+                failed |= "FAILED" in rows[-1].note
+            label = {
+                "serve": "`knights-tour serve`",
+                "gunicorn": f"`gunicorn -w 1 --threads {GUNICORN_THREADS}` (gthread)",
+            }[kind]
+            print(f"\n### {label}, each attack for {args.seconds:g} s from one address\n")
+            print(table(rows), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
