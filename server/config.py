@@ -277,6 +277,35 @@ SETTINGS: tuple[Setting, ...] = (
         "the largest HTTP request body accepted, in bytes (every JSON body is small)",
         SAME,
     ),
+    Setting(
+        "MAX_CONNECTIONS",
+        1200,
+        whole(0, 1_000_000),
+        "connections `knights-tour serve` holds open at once, each with its thread (a "
+        "websocket's for its whole life); one more is answered 503 at once. Kept under the "
+        "open-files limit, which `serve` raises to the hard limit at start; `0`: that limit "
+        "alone. Under gunicorn: `--threads` and `--worker-connections`",
+        "per process",
+    ),
+    Setting(
+        "MAX_CONNECTIONS_PER_ADDRESS",
+        50,
+        whole(0, 1_000_000),
+        "connections `knights-tour serve` holds open per client address (a phone uses a "
+        "few); one more is answered 503 at once; `0`: no cap. This machine's own 127.0.0.1 "
+        "is not capped, and behind a proxy (`PROXY_FIX`) the proxy caps them (nginx "
+        "`limit_conn`)",
+        "per process; raise it if a class reaches `serve` through one NAT address",
+    ),
+    Setting(
+        "SOCKETIO_SESSIONS_PER_ADDRESS",
+        500,
+        whole(0, 1_000_000),
+        "Socket.IO connections (websocket or long-polling) one client address holds open; "
+        "a handshake beyond is answered 429 `too-many-connections`; `0`: no cap; "
+        "127.0.0.1 is not capped",
+        "per process: a whole class behind one NAT address is one process's",
+    ),
     Setting("DEBUG", False, flag, "Flask's debug mode: never on a server others can reach"),
 )
 BY_NAME = {setting.name: setting for setting in SETTINGS}

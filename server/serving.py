@@ -2,7 +2,7 @@
 machine that the phones of a class can reach.
 
 * :func:`make_server` is werkzeug's threaded server (one thread per connection; every
-  websocket keeps its thread) with three changes that matter for Socket.IO:
+  websocket keeps its thread) with these changes:
 
   - **TCP_NODELAY on every accepted socket.**  The server often writes two small
     messages back to back (an acknowledgement, then the batch the credit released;
@@ -19,7 +19,15 @@ machine that the phones of a class can reach.
     each cost it about 100 ms on a busy laptop).  A connection waits
     :data:`KEEP_ALIVE_IDLE` seconds for its next request, then its thread ends;
   - a listen backlog of 1024 instead of werkzeug's 128, so a whole class connecting
-    at the same moment is not dropped into SYN retries.
+    at the same moment is not dropped into SYN retries;
+  - **limits one client cannot get round** (server/connections.py): connections are
+    counted in all (``MAX_CONNECTIONS``, kept under the open-files limit) and per
+    client address (``MAX_CONNECTIONS_PER_ADDRESS``); one beyond either cap is answered
+    503 at once, from the accepting thread, and gets no thread.  A request's line and
+    headers must arrive within 10 s, its body within 15 s after; a response the
+    client leaves unread for 30 s, and a websocket silent for 45 s (a live one pongs
+    every 25 s), end the connection;
+  - no ``Server`` header: werkzeug's names itself and Python with their versions.
 
   Tests and benchmarks start the app through this function too, so they measure
   what ``knights-tour serve`` runs.
@@ -37,7 +45,9 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import ipaddress
+import logging
 import re
 import signal
 import socket
@@ -48,10 +58,17 @@ from urllib.parse import urlsplit
 
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
-from .web.security import ServerErrorHeaders
+from . import connections
+from .connections import Admission, DeadlineReader, connection_cap, raise_fd_limit
+from .i18n import text
+from .web.security import HEADERS, ServerErrorHeaders
 
 LISTEN_BACKLOG = 1024  # capped by the system (net.core.somaxconn: 4096 on Linux >= 5.4)
 KEEP_ALIVE_IDLE = 5.0  # seconds a kept-alive connection (and its thread) waits for a request
+DEFAULT_MAX_CONNECTIONS = 1200  # without an app's config (server/config.py has the settings)
+DEFAULT_PER_ADDRESS = 50
+
+log = logging.getLogger(__name__)
 
 # -- the server ---------------------------------------------------------------------------
 
@@ -64,8 +81,9 @@ def set_nodelay(sock: socket.socket) -> None:
 
 
 class RequestHandler(ServerErrorHeaders, WSGIRequestHandler):
-    """werkzeug's handler with TCP_NODELAY, keep-alive after a GET without a body, and
-    hanging up once a websocket has ended.
+    """werkzeug's handler with TCP_NODELAY, keep-alive after a GET without a body,
+    hanging up once a websocket has ended, time limits on what the client sends
+    (:class:`~server.connections.DeadlineReader`) and no ``Server`` header.
 
     In threading mode a websocket ends by raising ConnectionError out of the WSGI app
     (that is how simple-websocket tells werkzeug the socket is gone), but werkzeug then
@@ -82,28 +100,37 @@ class RequestHandler(ServerErrorHeaders, WSGIRequestHandler):
     def setup(self) -> None:
         set_nodelay(self.request)
         super().setup()
+        self.connection.settimeout(connections.SEND_TIMEOUT)  # writes; reads: the reader's
+        self.reader = DeadlineReader(self.connection)
+        self.reader.limit(connections.HEAD_TIMEOUT)  # the first request, from now
+        plain, self.rfile = self.rfile, io.BufferedReader(self.reader)
+        plain.close()  # else the socket stays open after the connection ends
 
     def connection_dropped(self, error, environ=None) -> None:
         self.close_connection = True
 
     def handle_one_request(self) -> None:
-        """Wait a kept-alive connection's next request at most KEEP_ALIVE_IDLE seconds."""
+        """Wait a kept-alive connection's next request at most KEEP_ALIVE_IDLE seconds,
+        then give its line and headers HEAD_TIMEOUT."""
         if self.served:
-            self.connection.settimeout(KEEP_ALIVE_IDLE)
+            self.reader.limit(KEEP_ALIVE_IDLE)
             try:
                 waiting = self.rfile.peek(1)  # blocks until a byte comes (or one is buffered)
             except OSError:  # timed out, or the peer went away
                 waiting = b""
-            finally:
-                self.connection.settimeout(None)  # a request (a websocket) may take its time
             if not waiting:
                 self.close_connection = True
                 return
+            self.reader.limit(connections.HEAD_TIMEOUT)
         self.served += 1
         self.keep_alive = False  # until run_wsgi knows this request has no body
         super().handle_one_request()
 
     def run_wsgi(self) -> None:
+        # a body (and whatever werkzeug drains after the response) within BODY_TIMEOUT
+        self.reader.limit(connections.BODY_TIMEOUT)
+        if "Upgrade" in self.headers:  # a websocket reads and writes the socket itself
+            self.connection.settimeout(connections.WEBSOCKET_IDLE)
         self.keep_alive = self._bodiless()
         if not self.keep_alive:
             return super().run_wsgi()
@@ -122,7 +149,10 @@ class RequestHandler(ServerErrorHeaders, WSGIRequestHandler):
                 self.close_connection = True
 
     def send_header(self, keyword: str, value: str) -> None:
-        if self.keep_alive and keyword.lower() == "connection" and value.lower() == "close":
+        name = keyword.lower()
+        if name == "server":
+            return  # werkzeug's and Python's names and versions: nothing a client needs
+        if self.keep_alive and name == "connection" and value.lower() == "close":
             return  # werkzeug's blanket "close": this connection can take another request
         super().send_header(keyword, value)
 
@@ -198,8 +228,58 @@ class _ListenError(Exception):
     """Carries bind()/listen()'s OSError past werkzeug, which would print it and exit."""
 
 
+def refusal_bytes() -> bytes:
+    """The 503 a connection beyond a cap gets, before its request is read (both
+    languages: nothing says which the client reads yet)."""
+    body = " / ".join(text("error.too-many-connections", lang) for lang in ("zh", "en"))
+    data = (body + "\n").encode("utf-8")
+    headers = {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Length": str(len(data)),
+        "Retry-After": "5",
+        "Connection": "close",
+        **HEADERS,
+    }
+    head = "HTTP/1.1 503 Service Unavailable\r\n"
+    head += "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+    return head.encode("latin-1") + b"\r\n" + data
+
+
 class Server(ThreadedWSGIServer):
+    """werkzeug's threaded server that counts its connections (:class:`Admission`).
+
+    A connection beyond a cap is answered 503 (:func:`refusal_bytes`, sent without
+    waiting: it fits any socket buffer) and closed in the accepting thread: it never
+    gets a thread of its own.
+    """
+
     request_queue_size = LISTEN_BACKLOG
+    admission = Admission(0, 0)  # make_server sets the caps
+    refusal = b""
+
+    def process_request(self, request, client_address) -> None:
+        address = _address_of(client_address)
+        if not self.admission.admit(address):
+            self._refuse(request)
+            return
+        try:
+            super().process_request(request, client_address)  # starts its thread
+        except RuntimeError:  # the system has no thread to give: as if over the cap
+            self.admission.release(address)
+            log.warning("cannot start a thread for a connection: refused")
+            self._refuse(request)
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.admission.release(_address_of(client_address))
+
+    def _refuse(self, request) -> None:
+        with contextlib.suppress(OSError):
+            request.setblocking(False)
+            request.send(self.refusal)
+        self.shutdown_request(request)
 
     def server_bind(self) -> None:
         try:
@@ -214,13 +294,30 @@ class Server(ThreadedWSGIServer):
             raise _ListenError(err) from None
 
 
+def _address_of(client_address) -> str:
+    return client_address[0] if isinstance(client_address, tuple) else str(client_address)
+
+
 def make_server(host: str, port: int, app) -> Server:
     """The threaded server of ``knights-tour serve``, bound and listening (port 0: a free
-    one, see ``server.port``).  Raises OSError when it cannot listen."""
+    one, see ``server.port``).  Raises OSError when it cannot listen.
+
+    Its caps come from the app's ``MAX_CONNECTIONS`` (kept under the open-files limit)
+    and ``MAX_CONNECTIONS_PER_ADDRESS`` (none behind a proxy, ``PROXY_FIX``: every
+    connection then comes from the proxy, which keeps its own per-client limit).
+    """
+    config = getattr(app, "config", {})
+    total = connection_cap(config.get("MAX_CONNECTIONS", DEFAULT_MAX_CONNECTIONS))
+    per_address = config.get("MAX_CONNECTIONS_PER_ADDRESS", DEFAULT_PER_ADDRESS)
+    if config.get("PROXY_FIX"):
+        per_address = 0
     try:
-        return Server(host, port, _marking_failures(app), handler=RequestHandler)
+        server = Server(host, port, _marking_failures(app), handler=RequestHandler)
     except _ListenError as err:
         raise err.args[0] from None
+    server.admission = Admission(total, per_address)
+    server.refusal = refusal_bytes()
+    return server
 
 
 class BadConfiguration(ValueError):
@@ -234,20 +331,23 @@ class BadSchema(RuntimeError):
 def serve(host: str, port: int, config: dict | None = None, *, lan: bool = False, out=None) -> int:
     """Run the app until Ctrl-C or SIGTERM: what ``knights-tour serve`` does.
 
-    Prints ``... listening on http://HOST:PORT`` once it listens.  With ``lan`` (``host``
+    Raises the open-files limit first.  Prints ``... listening on http://HOST:PORT``
+    once it listens, then its limits (:func:`limits_line`).  With ``lan`` (``host``
     is then all interfaces) it also finds this machine's LAN address, makes it the
     ``PUBLIC_URL`` of join links and QR codes unless one is configured, and prints the
-    teacher's and the students' links.  Raises :class:`BadConfiguration`; returns 1
-    when it cannot listen, 0 once stopped.
+    teacher's and the students' links.  Raises :class:`BadConfiguration` and
+    :class:`~server.app.CannotStart`; returns 1 when it cannot listen, 0 once stopped.
     """
     from .app import create_app
     from .db import StaleSchema, require_current_schema
 
     out = out or sys.stdout
+    files = raise_fd_limit()  # every connection holds a descriptor
     try:
         app = create_app(config)  # an embedded SQLite database is upgraded here
     except ValueError as err:  # e.g. RATE_LIMIT_GAMES=often
         raise BadConfiguration(str(err)) from None
+    # CannotStart (a read-only instance folder) goes up to the command line as it is
     with app.app_context():
         try:
             require_current_schema()  # a server database is upgraded by its operator
@@ -267,6 +367,7 @@ def serve(host: str, port: int, config: dict | None = None, *, lan: bool = False
 
     signal.signal(signal.SIGTERM, stop)
     print(f"Knight's Tour Studio listening on {base_url(host, server.port)}", file=out, flush=True)
+    print(limits_line(server, files), file=out, flush=True)
     if lan:
         announce_lan(app, server.port, out)
     try:
@@ -277,6 +378,21 @@ def serve(host: str, port: int, config: dict | None = None, *, lan: bool = False
         server.server_close()
     print("stopped", file=out, flush=True)
     return 0
+
+
+def limits_line(server: Server, files: tuple[int, int] | None) -> str:
+    """What the server holds at most: open files (and what they were raised from),
+    connections in all and per address."""
+    admission = server.admission
+    parts = []
+    if files is not None:
+        before, after = files
+        raised = f" (raised from {before:,})" if after > before else ""
+        parts.append(f"open files: {after:,}{raised}")
+    total = f"at most {admission.total:,}" if admission.total else "no cap"
+    each = f"{admission.per_address:,}" if admission.per_address else "no cap"
+    parts.append(f"connections: {total}, per address {each}")
+    return "; ".join(parts)
 
 
 def announce_lan(app, port: int, out) -> None:

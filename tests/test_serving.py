@@ -327,6 +327,22 @@ def test_an_app_that_fails_before_its_response_answers_500(recorder):
         assert closed_by_server(sock)
 
 
+def test_no_response_names_the_server(recorder):
+    """werkzeug's ``Server: Werkzeug/3.x Python/3.x`` told a prankster the versions."""
+    _, port = recorder
+    many = "".join(f"X-{i}: {i}\r\n" for i in range(150))
+    for raw in (
+        b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n",  # the app's answer
+        f"GET /a HTTP/1.1\r\nHost: x\r\n{many}\r\n".encode(),  # the server's own 431
+    ):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(raw)
+            (response,) = answers(sock, 1)
+        assert response.status in (200, 431)
+        assert response.getheader("Server") is None, response.headers
+        assert response.getheader("Date") is not None
+
+
 def test_an_idle_connection_ends_with_its_thread(recorder, monkeypatch):
     monkeypatch.setattr(serving, "KEEP_ALIVE_IDLE", 0.2)
     _, port = recorder

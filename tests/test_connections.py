@@ -1,0 +1,292 @@
+"""server/connections.py: what one client can hold of ``knights-tour serve``.
+
+The server runs in this process (``serving.make_server``, as ``serve`` makes it) with
+short time limits, and clients that stand for other phones connect from other loopback
+addresses (127.0.0.x: Linux routes all of 127/8 here; skipped where it cannot):
+
+* a half-sent request, head or body, is dropped once its time is up, even when the
+  client trickles a byte now and then;
+* connections beyond the per-address cap are refused with 503 while another address is
+  served; this machine's own 127.0.0.1 is not capped per address; the total cap holds
+  for everyone;
+* under hundreds of idle connections from one address the server's threads stay within
+  the cap;
+* ``knights-tour serve`` raises its open-files limit at start and says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import resource
+import socket
+import threading
+import time
+
+import psutil
+import pytest
+from flask import Flask, request
+
+from server import connections, serving
+from server.connections import Admission, connection_cap, raise_fd_limit
+from tests.support.servers import start_servers
+from tests.support.waiting import wait_until
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def can_bind(address: str) -> bool:
+    try:
+        with socket.socket() as sock:
+            sock.bind((address, 0))
+        return True
+    except OSError:
+        return False
+
+
+needs_aliases = pytest.mark.skipif(
+    not can_bind("127.0.0.2"), reason="needs loopback addresses beyond 127.0.0.1 (Linux)"
+)
+
+
+def small_app(**config) -> Flask:
+    app = Flask(__name__)
+    app.config.update(config)
+
+    @app.get("/")
+    def home():
+        return "home"
+
+    @app.post("/echo")
+    def echo():
+        return request.get_data()
+
+    return app
+
+
+@pytest.fixture
+def serve():
+    """serve(app) -> the port of a ``make_server`` server for ``app``, in a thread."""
+    started = []
+
+    def start(app) -> int:
+        server = serving.make_server("127.0.0.1", 0, app)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        started.append(server)
+        return server.port
+
+    yield start
+    for server in started:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    """Half a second for a request's head and for its body."""
+    monkeypatch.setattr(connections, "HEAD_TIMEOUT", 0.5)
+    monkeypatch.setattr(connections, "BODY_TIMEOUT", 0.5)
+
+
+def connect(port: int, source: str = "127.0.0.1") -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def hung_up(sock: socket.socket, within: float = 10.0, trickle: bytes = b"") -> bytes | None:
+    """What the server sent before it closed ``sock`` (None if it did not close it within
+    ``within`` seconds); ``trickle`` is sent every 0.1 s meanwhile."""
+    received = b""
+    deadline = time.monotonic() + within
+    sock.settimeout(0.1)
+    while time.monotonic() < deadline:
+        try:
+            if trickle:
+                sock.send(trickle)
+            data = sock.recv(4096)
+        except TimeoutError:
+            continue
+        except OSError:  # reset, or a broken pipe: closed
+            return received
+        if not data:
+            return received
+        received += data
+    return None
+
+
+def get(port: int, path: str = "/", source: str = "127.0.0.1") -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+# -- time limits ----------------------------------------------------------------------------
+def test_a_half_sent_request_is_dropped_after_its_time_limit(serve, quick):
+    port = serve(small_app())
+    with connect(port) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        assert hung_up(sock) == b""  # closed, nothing answered
+
+
+def test_a_request_trickled_a_byte_at_a_time_is_dropped_all_the_same(serve, quick):
+    """The limit is on the whole head, not on each read."""
+    port = serve(small_app())
+    with connect(port) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        assert hung_up(sock, trickle=b"a") == b""
+
+
+def test_a_half_sent_body_is_dropped_after_its_time_limit(serve, quick):
+    port = serve(small_app())
+    with connect(port) as sock:
+        sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123456789")
+        answer = hung_up(sock)
+    assert answer is not None  # closed
+    assert not answer.startswith(b"HTTP/1.1 200")  # the app never took 10 bytes for 100
+
+
+def test_the_next_request_on_a_kept_alive_connection_has_the_same_limit(serve, quick):
+    port = serve(small_app())
+    with connect(port) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        first = b""
+        while not first.endswith(b"home"):  # the whole response (4 bytes of body)
+            first += sock.recv(4096)
+        assert first.startswith(b"HTTP/1.1 200") and b"Connection: close" not in first
+        sock.sendall(b"GET / HTTP/1.1\r\nHost:")
+        assert hung_up(sock) == b""
+
+
+def test_a_whole_request_is_answered_within_the_limits(serve, quick):
+    port = serve(small_app())
+    with connect(port) as sock:
+        sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
+        answer = hung_up(sock)
+    assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"hello")
+
+
+# -- connection caps ------------------------------------------------------------------------
+def held_open(port: int, source: str, count: int) -> list[socket.socket]:
+    """``count`` connections from ``source``, each with a request half sent."""
+    socks = []
+    for _ in range(count):
+        sock = connect(port, source)
+        sock.sendall(b"GET / HTTP/1.1\r\n")
+        socks.append(sock)
+    return socks
+
+
+def refused(sock: socket.socket) -> bool:
+    answer = hung_up(sock)
+    return answer is not None and answer.startswith(b"HTTP/1.1 503")
+
+
+@needs_aliases
+def test_connections_beyond_the_per_address_cap_are_refused_while_another_is_served(serve):
+    port = serve(small_app(MAX_CONNECTIONS_PER_ADDRESS=3))
+    held = held_open(port, "127.0.0.2", 3)
+    try:
+        with connect(port, "127.0.0.2") as extra:
+            extra.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            answer = hung_up(extra)
+        assert answer is not None and answer.startswith(b"HTTP/1.1 503"), answer
+        assert b"Retry-After: 5" in answer and b"Server:" not in answer
+        assert "连接太多".encode() in answer and b"Too many connections" in answer
+        assert get(port, source="127.0.0.3") == 200  # another phone
+        local = held_open(port, "127.0.0.1", 5)  # this machine: no per-address cap
+        assert get(port, source="127.0.0.1") == 200
+        for sock in local:
+            sock.close()
+    finally:
+        for sock in held:
+            sock.close()
+    assert wait_until(lambda: get(port, source="127.0.0.2") == 200)  # its places freed
+
+
+def test_connections_beyond_the_total_cap_are_refused(serve):
+    port = serve(small_app(MAX_CONNECTIONS=4))
+    held = held_open(port, "127.0.0.1", 4)
+    try:
+        with connect(port) as extra:
+            assert refused(extra)
+    finally:
+        for sock in held:
+            sock.close()
+    assert wait_until(lambda: get(port) == 200)
+
+
+def test_behind_a_proxy_the_per_address_cap_is_the_proxys():
+    server = serving.make_server("127.0.0.1", 0, small_app(PROXY_FIX=1))
+    try:
+        assert server.admission.per_address == 0
+        assert server.admission.total > 0
+    finally:
+        server.server_close()
+
+
+@needs_aliases
+def test_threads_stay_bounded_under_many_idle_connections(serve):
+    port = serve(small_app(MAX_CONNECTIONS_PER_ADDRESS=10))
+    process = psutil.Process()
+    before = process.num_threads()
+    held = held_open(port, "127.0.0.2", 200)
+    try:
+        assert sum(refused(sock) for sock in held[10:]) == 190
+        assert process.num_threads() <= before + 10
+    finally:
+        for sock in held:
+            sock.close()
+    assert wait_until(lambda: process.num_threads() <= before)
+
+
+def test_admission_counts_per_address_and_in_all():
+    admission = Admission(total=3, per_address=2)
+    assert admission.admit("10.0.0.1") and admission.admit("10.0.0.1")
+    assert not admission.admit("10.0.0.1")  # its cap
+    assert admission.admit("10.0.0.2")
+    assert not admission.admit("10.0.0.3")  # the total
+    admission.release("10.0.0.1")
+    assert admission.admit("10.0.0.3")
+    assert admission.by_address == {"10.0.0.1": 1, "10.0.0.2": 1, "10.0.0.3": 1}
+
+
+# -- open files -----------------------------------------------------------------------------
+def test_the_connection_cap_stays_under_the_open_files_limit():
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY:
+        pytest.skip("no limit on open files here")
+    assert connection_cap(10**9) == soft - connections.FD_RESERVE
+    assert connection_cap(0) == soft - connections.FD_RESERVE
+    assert connection_cap(5) == 5
+
+
+def test_raising_the_open_files_limit_is_a_no_op_where_there_is_none(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "resource", None)  # as on Windows
+    assert raise_fd_limit() is None
+
+
+def test_serve_raises_its_open_files_limit_and_says_so(tmp_path):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard <= 256:
+        pytest.skip("the hard limit leaves nothing to raise")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))  # the child starts with it
+    try:
+        (server,) = start_servers(tmp_path, 1)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    try:
+        assert wait_until(lambda: any("open files" in line for line in server.stdout_lines))
+        line = next(line for line in server.stdout_lines if "open files" in line)
+        raised = server.process.rlimit(psutil.RLIMIT_NOFILE)[0]
+        assert raised > 256
+        assert f"open files: {raised:,} (raised from 256)" in line
+        assert f"connections: at most {min(1200, raised - connections.FD_RESERVE):,}" in line
+    finally:
+        with contextlib.suppress(Exception):
+            server.stop()
