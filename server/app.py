@@ -58,6 +58,7 @@ def create_app(config: dict | None = None) -> Flask:
         class_socket,
         ratelimit,
         socket_guards,
+        socket_limits,
         socket_packets,
         watch_socket,
     )
@@ -66,12 +67,14 @@ def create_app(config: dict | None = None) -> Flask:
         watch_socket.WatchNamespace(watch_socket.NAMESPACE),  # the live search stream
         class_socket.ClassNamespace(class_socket.NAMESPACE),  # class rooms
     ]
-    init_socketio(app, namespaces, [socket_guards.install, socket_packets.install])
+    hooks = [socket_guards.install, socket_packets.install, socket_limits.install]
+    init_socketio(app, namespaces, hooks)
     watch_socket.init_app(app)
     class_socket.init_app(app)
     class_pages.register(app)  # class rooms: /class pages
     ratelimit.init_app(app)  # after every blueprint: it limits the views they mark
     socket_guards.guard_polling(app)  # malformed long-polling requests (Engine.IO)
+    socket_limits.guard_handshakes(app)  # Engine.IO sessions per address
     security.wrap(app)  # bodies capped however framed; security headers on every response
     if app.config["PROXY_FIX"]:  # outermost, so HTTP and Socket.IO both see the real client
         from werkzeug.middleware.proxy_fix import ProxyFix

@@ -126,12 +126,16 @@ def request_language(environ) -> str:
         return pick_lang(None, None)
 
 
-def refuse(environ, start_response, status: int, code: str, key: str):
+def refuse(environ, start_response, status: int, code: str, key: str, retry_after=None):
     """A JSON refusal ``{"error", "code"}`` in the request's language, from WSGI."""
-    reason = {400: "BAD REQUEST", 413: "CONTENT TOO LARGE"}.get(status, "ERROR")
+    reason = {400: "BAD REQUEST", 413: "CONTENT TOO LARGE", 429: "TOO MANY REQUESTS"}.get(
+        status, "ERROR"
+    )
     body = json.dumps({"error": text(key, request_language(environ)), "code": code})
     data = body.encode("utf-8")
     headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
+    if retry_after is not None:
+        headers.append(("Retry-After", str(retry_after)))
     start_response(f"{status} {reason}", headers)
     return [data]
 

@@ -1,16 +1,17 @@
 """The python-socketio / python-engineio internals the app patches, and their pins.
 
-server/web/socket_guards.py and server/web/socket_packets.py subclass, wrap or replace
-private parts of both libraries.  pyproject.toml pins each library to the one minor
-release these were written against; this module fails when an installed release drops
-a hook, renames it, or changes its shape (parameters, attributes, who calls it), so an
-upgrade is a deliberate change of the pins and of this test, never a surprise in
-production.
+server/web/socket_guards.py, server/web/socket_packets.py and server/web/socket_limits.py
+subclass, wrap or replace private parts of both libraries.  pyproject.toml pins each
+library to the one minor release these were written against; this module fails when an
+installed release drops a hook, renames it, or changes its shape (parameters,
+attributes, who calls it), so an upgrade is a deliberate change of the pins and of this
+test, never a surprise in production.
 """
 
 from __future__ import annotations
 
 import inspect
+import json
 import re
 import tomllib
 from importlib.metadata import version
@@ -30,6 +31,7 @@ from packaging.version import Version
 from socketio import packet as sio
 from socketio.base_manager import BaseManager
 
+from server.web import socket_limits
 from server.web.socket_guards import MAX_INT_DIGITS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,12 +70,16 @@ SIGNATURES = [
     (sio.Packet, "add_attachment", "self attachment"),  # EventShapeCheck.add_attachment
     (sio.Packet, "data_is_binary", "data"),  # QuickBinaryCheck, a classmethod
     (socketio.Server, "_handle_eio_message", "self eio_sid data"),  # MessageGuard.handler
+    (socketio.Server, "_handle_eio_connect", "self eio_sid environ"),  # CountedConnect
+    (socketio.Server, "_handle_eio_disconnect", "self eio_sid reason"),  # CountedDisconnect
     (BaseManager, "is_connected", "self sid namespace"),  # server/web/sockets.py
     (engineio.Server, "on", "self event handler"),
     (engineio.Server, "send_packet", "self sid pkt"),  # ClosedSafeSend
     (Socket, "__init__", "self server sid"),
     (Socket, "close", "self wait abort reason"),  # hang_up: close(wait=False, abort=False)
     (Socket, "send", "self pkt"),
+    (Socket, "schedule_ping", "self"),  # replaced on the class: socket_limits.schedule_ping
+    (Socket, "_send_ping", "self"),  # what the keeper does in its stead
     (SimpleWebSocketWSGI, "__init__", "self handler server kwargs"),  # FrameCheckedWebSocket
     (SimpleWebSocketWSGI, "wait", "self"),  # FrameCheckedWebSocket.wait
 ]
@@ -158,3 +164,37 @@ def test_engineio_json_still_refuses_integers_longer_than_the_guard_expects():
 
 def test_flask_socketio_exposes_the_server_and_its_namespaces():
     assert {"server", "namespace_handlers"} <= set(vars(SocketIO()))
+
+
+def test_engineio_pings_as_the_keeper_replays_it():
+    """socket_limits.schedule_ping replaces the thread a ping waits in: upstream schedules
+    one when a session opens and after each PONG, sleeps ``ping_interval``, then sets
+    ``last_ping`` and sends a PING unless the socket is closing or closed."""
+    scheduled = inspect.getsource(engineio.Server._handle_connect)
+    assert "s.schedule_ping()" in scheduled
+    assert "self.schedule_ping()" in inspect.getsource(Socket.receive)
+    source = inspect.getsource(Socket._send_ping)
+    assert "self.server.sleep(self.server.ping_interval)" in source
+    assert "if not self.closing and not self.closed:" in source
+    assert "self.last_ping = time.time()" in source
+    assert "self.send(packet.Packet(packet.PING))" in source
+    upstream = inspect.getsource(socket_limits._upstream_schedule_ping)  # before the swap
+    assert "if self.last_ping:" in upstream and "self.last_ping = None" in upstream
+    assert "self.server.start_background_task(self._send_ping)" in upstream
+
+
+def test_python_socketio_hears_engineio_connects_and_disconnects():
+    """socket_limits wraps these two handlers to count each address's sessions."""
+    server = socketio.Server(async_mode="threading")
+    assert server.eio.handlers["connect"] == server._handle_eio_connect
+    assert server.eio.handlers["disconnect"] == server._handle_eio_disconnect
+    engine = engineio.Server(async_mode="threading")
+    events = []
+    engine.on("connect", lambda sid, environ: events.append(("connect", sid)))
+    engine.on("disconnect", lambda sid, reason: events.append(("disconnect", sid)))
+    environ = {"REQUEST_METHOD": "GET", "QUERY_STRING": "EIO=4&transport=polling"}
+    body = engine.handle_request(environ, lambda status, headers: None)
+    sid = json.loads(body[0][1:])["sid"]
+    engine.sockets[sid].close(wait=False)
+    assert events == [("connect", sid), ("disconnect", sid)]
+    assert isinstance(engine.sockets, dict)
