@@ -13,15 +13,43 @@ from .web.assets import VersionedFlask
 ROOT = Path(__file__).resolve().parent.parent
 
 
+class CannotStart(RuntimeError):
+    """The app cannot start: its instance folder or its database cannot be written or
+    opened.  The message is one line saying what and where, for the command line."""
+
+
 def create_app(config: dict | None = None) -> Flask:
-    """Build the app; ``config`` overrides the embedded defaults and the environment."""
+    """Build the app; ``config`` overrides the embedded defaults and the environment.
+
+    Raises :class:`CannotStart` when the instance folder (the secret key, the SQLite
+    file) cannot be written or the database cannot be opened, and ValueError
+    (``SettingError``) for a bad setting.
+    """
+    instance = str(
+        (config or {}).get("INSTANCE_PATH") or os.environ.get("INSTANCE_PATH") or ROOT / "instance"
+    )
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        return _create_app(config, instance)
+    except OSError as err:
+        where = f": {err.filename}" if err.filename else ""
+        raise CannotStart(
+            f"{err.strerror or err}{where} (the instance folder {instance} must be writable: "
+            "INSTANCE_PATH chooses another)"
+        ) from err
+    except SQLAlchemyError as err:
+        reason = str(getattr(err, "orig", None) or err).splitlines()[0]
+        raise CannotStart(
+            f"cannot open the database: {reason} (an SQLite file needs a writable "
+            f"folder: INSTANCE_PATH, now {instance}, or DATABASE_URL chooses another)"
+        ) from err
+
+
+def _create_app(config: dict | None, instance: str) -> Flask:
     app = VersionedFlask(
         __name__,
-        instance_path=str(
-            (config or {}).get("INSTANCE_PATH")
-            or os.environ.get("INSTANCE_PATH")
-            or ROOT / "instance"
-        ),
+        instance_path=instance,
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )

@@ -5,7 +5,8 @@ as ``5x5~ABAAAA``, ``5x5:c3`` or art ``..../.#../....``) or a puzzle code (``5x5
 the shape, the mode and a fixed start), plus ``--holes a1,c3`` for more holes.
 
 Exit codes are a contract other tools rely on (see README):
-0 found / completable, 2 bad arguments, 3 no tour (dead), 4 budget ran out (unknown).
+0 found / completable, 2 bad arguments, 3 no tour (dead), 4 budget ran out (unknown);
+``serve`` and ``db`` exit 1 when they cannot start (a port taken, a read-only instance).
 Rows and columns are zero-based from the top-left.
 """
 
@@ -23,6 +24,7 @@ from .engine.board import Board, BoardError, parse_dims
 from .engine.shape import Puzzle, Shape, ShapeError, parse_puzzle, parse_shape
 
 EXIT_OK, EXIT_USAGE, EXIT_NO_TOUR, EXIT_BUDGET = 0, 2, 3, 4
+EXIT_CANNOT_START = 1  # serve/db: the instance folder or the database is not usable
 PORT = BY_NAME["PORT"]
 BOARD_PRINT_LIMIT = 10_000  # larger boards print a summary; use --json for the tour
 
@@ -438,13 +440,19 @@ def cmd_hint(args: argparse.Namespace) -> int:
     return {"completable": EXIT_OK, "dead": EXIT_NO_TOUR}.get(answer.verdict, EXIT_BUDGET)
 
 
+class _CannotStart(Exception):
+    """The app cannot start here (a read-only instance folder): one line, exit code 1."""
+
+
 def _app(config: dict | None = None):
-    from .app import create_app
+    from .app import CannotStart, create_app
 
     try:
         return create_app(config or {})
     except ValueError as err:  # a bad setting, e.g. RATE_LIMIT_GAMES=often
         raise UsageError(f"bad configuration: {err}") from None
+    except CannotStart as err:
+        raise _CannotStart(str(err)) from None
 
 
 def cmd_db(args: argparse.Namespace) -> int:
@@ -467,6 +475,7 @@ def cmd_db(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from .app import CannotStart
     from .serving import BadConfiguration, BadSchema, serve
 
     port = args.port
@@ -488,6 +497,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except BadSchema as err:
         print(f"knights-tour: {err}", file=sys.stderr)
         return EXIT_USAGE
+    except CannotStart as err:
+        raise _CannotStart(str(err)) from None
 
 
 def _dims(text: str) -> tuple[int, int]:
@@ -521,6 +532,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BoardError as err:
         print(f"knights-tour: error: {err}", file=sys.stderr)
         return EXIT_USAGE
+    except _CannotStart as err:
+        print(f"knights-tour: cannot start: {err}", file=sys.stderr)
+        return EXIT_CANNOT_START
 
 
 if __name__ == "__main__":  # pragma: no cover

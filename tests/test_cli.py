@@ -207,6 +207,54 @@ def test_serve_on_a_busy_port_says_why_in_one_line(tmp_path):
     ]
 
 
+def without_root_powers():
+    """In the child before exec: as root, give up reading and writing past permissions
+    (Linux capabilities CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH), so a read-only folder
+    is read-only to it too."""
+    if os.geteuid() != 0:
+        return
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for capability in (1, 2):
+        if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+@pytest.mark.parametrize("secret", [None, "test"], ids=["new-secret-key", "secret-key-set"])
+def test_serve_on_a_read_only_instance_says_why_in_one_line(tmp_path, secret):
+    """Writing the secret key, or creating the SQLite file, fails: one line, exit 1 (it
+    was a traceback of 118 lines)."""
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    instance.chmod(0o555)
+    env = {**os.environ, "INSTANCE_PATH": str(instance)}
+    env.pop("SECRET_KEY", None)
+    env.pop("DATABASE_URL", None)
+    if secret:
+        env["SECRET_KEY"] = secret
+    try:
+        proc = subprocess.run(
+            [BIN / "knights-tour", "serve", "--port", "0"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=30,
+            preexec_fn=without_root_powers if sys.platform.startswith("linux") else None,
+        )
+    except subprocess.SubprocessError as err:
+        pytest.skip(f"cannot give up root's powers here: {err}")
+    finally:
+        instance.chmod(0o755)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 1, proc.stderr
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("knights-tour: cannot start: ")
+    assert str(instance) in lines[0] and "INSTANCE_PATH" in lines[0]
+    assert proc.stdout == ""
+
+
 def test_version_names_the_engine(capsys):
     from server.engine import native
 
