@@ -14,6 +14,11 @@ cannot change an existing table, so the first new column would break every insta
 * A database written before migrations existed (release 0.1.0) has tables but no
   version: the baseline revision adopts it (it creates only what is missing).
 
+The SQLite file and its ``-wal`` / ``-shm`` companions are readable by their owner only
+(0600): they hold the ids that act as passwords (games, teacher tokens, quiz keys).  A
+new file is created so, an existing one is put right at start, and SQLite gives its
+companions the mode of the database file.
+
 SQLite runs in WAL mode with ``synchronous=FULL``: a commit is fsynced to the WAL
 before the response is sent, so an acknowledged move survives a killed server and a
 power cut alike.  Moves arrive at human speed, so one fsync per commit costs nothing
@@ -24,6 +29,7 @@ on power loss.  WAL also lets readers proceed while one request writes.
 from __future__ import annotations
 
 import logging
+import os
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -85,8 +91,36 @@ def init_db(app: Flask) -> None:
     migrate.init_app(app, db)
     with app.app_context():
         if is_embedded():
+            keep_private(db.engine.url.database)
             event.listen(db.engine, "connect", _sqlite_pragmas)
             upgrade_schema()
+
+
+SQLITE_COMPANIONS = ("", "-wal", "-shm", "-journal")
+PRIVATE = 0o600
+
+
+def keep_private(database: str | None) -> None:
+    """Create the SQLite file ``database`` readable by its owner only, or make it so
+    (with its companions) if it exists.  Nothing to do in memory or on Windows (whose
+    files follow the folder's access list)."""
+    if not database or database == ":memory:" or database.startswith("file:") or os.name == "nt":
+        return
+    try:
+        fd = os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE)
+    except FileExistsError:
+        pass
+    else:
+        os.close(fd)  # an empty file is an empty database to SQLite
+    for suffix in SQLITE_COMPANIONS:
+        path = database + suffix
+        try:
+            if os.stat(path).st_mode & 0o777 != PRIVATE:
+                os.chmod(path, PRIVATE)
+        except FileNotFoundError:
+            continue
+        except PermissionError:  # another user's file: say so, serve anyway
+            log.warning("cannot make %s readable by its owner only", path)
 
 
 def is_busy(err: BaseException) -> bool:
