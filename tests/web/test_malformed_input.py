@@ -318,6 +318,15 @@ def test_9_the_http_servers_own_refusals_carry_the_security_headers(
     assert has_security_headers(answer.headers), answer.headers
 
 
+@pytest.mark.parametrize("count, status", [(99, 200), (100, 431)])
+def test_9_a_request_of_100_headers_or_more_is_refused(server, count, status):
+    """Host and 98 more are served; one more is refused (docs/api.md: at most 99).
+    Python's parser counts the blank line that ends the headers among its 100."""
+    headers = "Host: x\r\n" + "".join(f"X-{i}: {i}\r\n" for i in range(count - 1))
+    answer = exchange(server.url, f"GET /api/daily HTTP/1.1\r\n{headers}\r\n".encode())
+    assert answer is not None and answer.status == status, answer
+
+
 # -- 10. empty path segments -----------------------------------------------------------------
 def test_10_empty_path_segments_are_not_redirected(client):
     """They answered a 308 redirect with an HTML body."""
