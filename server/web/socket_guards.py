@@ -27,7 +27,8 @@ The hooks into python-socketio / python-engineio these rely on (pyproject.toml p
 to one minor release), each checked, with its parameters, by tests/web/test_socket_hooks.py
 so that an upgrade that removes or reshapes one fails a test:
 ``server.packet_class`` and its ``json`` attribute (used to decode every client
-packet), ``server.eio._async["websocket"]`` (the websocket class, private),
+packet), ``server.eio._async["websocket"]`` (the websocket class, private, with its
+``wait`` and ``close``),
 ``server.eio.on("message", ...)`` / ``server.eio.handlers``, ``server.eio.sockets``
 with each socket's ``closed``, ``upgraded`` and ``close(wait=False)``, and
 ``server.eio.send_packet`` (wrapped on the instance: :class:`ClosedSafeSend`), through
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import io
 import json
 import logging
@@ -181,6 +183,12 @@ class FrameCheckedWebSocket:
     skipping its cleanup; a packet type it does not know ("9") is dropped.  Reporting
     such a frame as the end of the connection (``None``) takes engine.io's normal close
     path: the disconnect handler stops the runs at once.
+
+    Its ``close`` (python-engineio's writer thread calls it last) sends a close frame
+    if the socket looks connected; simple-websocket's reader thread, seeing the
+    client's own close at that moment, closes the socket in between, and the send
+    raised ``OSError: [Errno 9] Bad file descriptor`` out of the writer thread, a
+    traceback in the log.  There is nothing left to close then.
     """
 
     def wait(self):
@@ -190,6 +198,10 @@ class FrameCheckedWebSocket:
             log.warning("closing a websocket after a malformed Engine.IO frame (%s)", problem)
             return None
         return data
+
+    def close(self):
+        with contextlib.suppress(OSError):  # closed meanwhile by the reader thread
+            super().close()
 
 
 class PollingGuard:

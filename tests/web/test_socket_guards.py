@@ -12,6 +12,7 @@ import math
 
 import engineio
 import pytest
+from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from engineio.payload import Payload
 from engineio.socket import Socket
 
@@ -175,3 +176,25 @@ def test_a_packet_for_a_session_that_closes_on_its_way_is_dropped(server):
     finally:
         server.eio._get_socket = real_get
         server.eio.sockets.pop("sid", None)
+
+
+class ClosedUnderfoot:
+    """A simple-websocket connection whose reader thread closed the socket after the
+    writer saw it connected: sending the close frame fails."""
+
+    connected = True
+
+    def close(self):
+        raise OSError(9, "Bad file descriptor")
+
+
+def test_closing_a_websocket_closed_meanwhile_is_not_an_error(server):
+    """python-engineio's writer thread closes the websocket last; it raised out of the
+    thread (a traceback in the log) when the reader thread had just closed the socket."""
+    websocket = server.eio._async["websocket"](lambda ws: [], server.eio)
+    websocket.ws = ClosedUnderfoot()
+    websocket.close()  # nothing left to close
+    upstream = SimpleWebSocketWSGI(lambda ws: [], server.eio)
+    upstream.ws = ClosedUnderfoot()
+    with pytest.raises(OSError):
+        upstream.close()

@@ -82,6 +82,7 @@ SIGNATURES = [
     (Socket, "_send_ping", "self"),  # what the keeper does in its stead
     (SimpleWebSocketWSGI, "__init__", "self handler server kwargs"),  # FrameCheckedWebSocket
     (SimpleWebSocketWSGI, "wait", "self"),  # FrameCheckedWebSocket.wait
+    (SimpleWebSocketWSGI, "close", "self"),  # FrameCheckedWebSocket.close
 ]
 
 
