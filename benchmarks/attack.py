@@ -46,6 +46,7 @@ import json
 import multiprocessing
 import os
 import queue
+import re
 import resource
 import select
 import socket
@@ -695,7 +696,7 @@ class Probes:
     aliases: bool
     extra: Callable | None = None  # (follower) -> bool, after a probe's join
     samples: list[Sample] = field(default_factory=list)
-    peaks: list[tuple[float, float, int]] = field(default_factory=list)  # (t, rss MB, threads)
+    peaks: list[tuple[float, float, int, float]] = field(default_factory=list)  # t, MB, n, cpu
     inflight: dict[int, tuple[str, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -779,16 +780,18 @@ class Probes:
     def _sampler(self) -> None:
         root = self.server.process
         while not self.stop.wait(0.2):
-            rss, threads = 0, 0
+            rss, threads, cpu = 0, 0, 0.0
             try:
                 for proc in [root, *root.children(recursive=True)]:
                     with contextlib.suppress(psutil.Error):
                         rss += proc.memory_info().rss
                         threads += proc.num_threads()
+                        times = proc.cpu_times()
+                        cpu += times.user + times.system
             except psutil.Error:
                 continue
             with self.lock:
-                self.peaks.append((time.monotonic(), rss / 2**20, threads))
+                self.peaks.append((time.monotonic(), rss / 2**20, threads, cpu))
 
     def start(self, teacher: Teacher) -> None:
         self.teacher = teacher
@@ -844,12 +847,14 @@ class Row:
     page: str = "-"
     rss: str = "-"
     threads: str = "-"
+    cpu: str = "-"
     tracebacks: str = "-"
     recovery: str = "-"
     dropped: str = "-"
     note: str = ""
 
     def cells(self) -> list[str]:
+        note = " ".join(self.note.split()).replace("|", "/")  # one line in the table
         return [
             self.name,
             self.control,
@@ -857,10 +862,11 @@ class Row:
             self.page,
             self.rss,
             self.threads,
+            self.cpu,
             self.tracebacks,
             self.recovery,
             self.dropped,
-            self.note,
+            note,
         ]
 
 
@@ -871,6 +877,7 @@ HEADER = [
     "`GET /` p95 / failures",
     "peak RSS",
     "peak threads",
+    "server CPU",
     "tracebacks",
     "recovery",
     "followers dropped",
@@ -884,6 +891,7 @@ GOALS_ROW = Row(
     f"≤ {PAGE_GOAL:g} s / 0",
     f"≤ {RSS_GOAL_MB} MB",
     f"≤ {THREADS_GOAL:,}",
+    "",
     "0",
     f"≤ {RECOVERY_GOAL:g} s",
     "0",
@@ -902,20 +910,27 @@ def _figure(samples: list[Sample], kind: str) -> str:
 
 
 # -- one attack against one server -------------------------------------------------------------
-def start_server(kind: str, directory: Path) -> ServerProcess:
-    """A fresh server with the usual descriptor limit (``ulimit -n`` 1,024)."""
+def start_server(kind: str, directory: Path, attempts: int = 2) -> ServerProcess:
+    """A fresh server with the usual descriptor limit (``ulimit -n`` 1,024); a second
+    try when it does not start in time (a busy machine)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(SERVER_FD_LIMIT, hard), hard))
     try:
-        if kind == "gunicorn":
-            return start_gunicorn(
-                directory,
-                GUNICORN_THREADS,
-                app="server.wsgi:app",
-                options=["--worker-connections", "1000", "--keep-alive", "5"],
-            )
-        (server,) = start_servers(directory, 1)
-        return server
+        for attempt in range(attempts):
+            try:
+                if kind == "gunicorn":
+                    return start_gunicorn(
+                        directory / f"try-{attempt}",
+                        GUNICORN_THREADS,
+                        app="server.wsgi:app",
+                        options=["--worker-connections", "1000", "--keep-alive", "5"],
+                    )
+                (server,) = start_servers(directory / f"try-{attempt}", 1)
+                return server
+            except RuntimeError:
+                if attempt == attempts - 1:
+                    raise
+        raise AssertionError("unreachable")
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
@@ -934,8 +949,9 @@ def open_room(url: str, source: str | None) -> tuple[str, str]:
     return path.split("/")[2], token
 
 
-def other_teacher_admitted(url: str, aliases: bool) -> bool:
-    """Whether the teacher of a new room, from another address, is admitted to it."""
+def other_teacher_admitted(url: str, aliases: bool) -> str:
+    """Whether the teacher of a new room, from another address, is admitted to it:
+    "yes", or "NO" and why."""
     source = "127.0.4.1" if aliases else None
     reader = Reader()
     try:
@@ -943,11 +959,13 @@ def other_teacher_admitted(url: str, aliases: bool) -> bool:
         member = LeanFollower(url, reader, source=source, timeout=5)
         try:
             ack = member.call("join", {"code": code, "token": token}, timeout=5)
-            return bool(ack.get("ok")) and ack.get("role") == "teacher"
         finally:
             member.close()
-    except Exception:
-        return False
+        if ack.get("ok") and ack.get("role") == "teacher":
+            return "yes"
+        return f"NO ({ack.get('error', {}).get('code')})"
+    except Exception as err:
+        return f"NO ({type(err).__name__})"
     finally:
         reader.stop()
 
@@ -963,6 +981,9 @@ def quiz_check(follower: LeanFollower) -> bool:
 
 
 EXTRA_CHECKS = {4: ("a real student's solve", solve_check), 7: ("a real quiz_enter", quiz_check)}
+
+
+EXCEPTION_LINE = re.compile(r"^(\w+(?:\.\w+)*(?:Error|Exception)\b.*)$", re.M)
 
 
 def run_attack(kind: str, attack: Attack | None, base: Path, seconds: float, aliases: bool) -> Row:
@@ -1050,17 +1071,23 @@ def run_attack(kind: str, attack: Attack | None, base: Path, seconds: float, ali
         if peaks:
             row.rss = f"{max(p[1] for p in peaks):,.0f} MB"
             row.threads = f"{max(p[2] for p in peaks):,}"
+            attacked = [p for p in peaks if p[0] <= ended]
+            if len(attacked) >= 2:
+                row.cpu = f"{attacked[-1][3] - attacked[0][3]:.1f} s"
         with open(server.stderr_path, "rb") as handle:
             handle.seek(log_start)
             log = handle.read().decode("utf-8", "replace")
         row.tracebacks = f"{log.count('Traceback (most recent call last)'):,}"
+        if os.environ.get("ATTACK_DEBUG"):
+            for error in sorted(set(EXCEPTION_LINE.findall(log))):
+                print(f"  traceback ends: {error[:160]}", file=sys.stderr)
         row.recovery = (
             f"> {WATCH_AFTER:.0f} s" if recovered is None else f"{recovered - ended:.1f} s"
         )
         row.dropped = f"{sum(getattr(f, 'lost', False) for f in followers)}"
         notes = []
         if admitted is not None:
-            notes.append(f"another room's teacher admitted: {'yes' if admitted else 'NO'}")
+            notes.append(f"another room's teacher admitted: {admitted}")
         if label is not None:
             extra = [s.extra for s in during if s.kind == "join" and s.extra is not None]
             notes.append(f"{label}: {sum(extra)} ok of {len(extra)}")

@@ -137,6 +137,13 @@ def raise_fd_limit() -> tuple[int, int] | None:
     return soft, resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
+def fd_line(files: tuple[int, int]) -> str:
+    """What :func:`raise_fd_limit` did, for the log: ``open files: N (raised from M)``."""
+    before, after = files
+    raised = f" (raised from {before:,})" if after > before else ""
+    return f"open files: {after:,}{raised}"
+
+
 def fd_limit() -> int | None:
     """The soft limit on open files now (None: none, or unknown)."""
     try:

@@ -59,7 +59,7 @@ from urllib.parse import urlsplit
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from . import connections
-from .connections import Admission, DeadlineReader, connection_cap, raise_fd_limit
+from .connections import Admission, DeadlineReader, connection_cap, fd_line, raise_fd_limit
 from .i18n import text
 from .web.security import HEADERS, ServerErrorHeaders
 
@@ -386,9 +386,7 @@ def limits_line(server: Server, files: tuple[int, int] | None) -> str:
     admission = server.admission
     parts = []
     if files is not None:
-        before, after = files
-        raised = f" (raised from {before:,})" if after > before else ""
-        parts.append(f"open files: {after:,}{raised}")
+        parts.append(fd_line(files))
     total = f"at most {admission.total:,}" if admission.total else "no cap"
     each = f"{admission.per_address:,}" if admission.per_address else "no cap"
     parts.append(f"connections: {total}, per address {each}")

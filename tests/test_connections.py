@@ -29,7 +29,7 @@ from flask import Flask, request
 
 from server import connections, serving
 from server.connections import Admission, connection_cap, raise_fd_limit
-from tests.support.servers import start_servers
+from tests.support.servers import start_gunicorn, start_servers
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(120)
@@ -271,22 +271,37 @@ def test_raising_the_open_files_limit_is_a_no_op_where_there_is_none(monkeypatch
     assert raise_fd_limit() is None
 
 
-def test_serve_raises_its_open_files_limit_and_says_so(tmp_path):
+@pytest.mark.parametrize("kind", ["serve", "gunicorn"])
+def test_the_server_raises_its_open_files_limit_and_says_so(tmp_path, kind):
+    """``knights-tour serve`` on stdout with its caps; gunicorn's worker (server.wsgi)
+    on stderr, gunicorn's log."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard <= 256:
         pytest.skip("the hard limit leaves nothing to raise")
     resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))  # the child starts with it
     try:
-        (server,) = start_servers(tmp_path, 1)
+        if kind == "serve":
+            (server,) = start_servers(tmp_path, 1)
+        else:
+            server = start_gunicorn(tmp_path, threads=4, app="server.wsgi:app")
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     try:
-        assert wait_until(lambda: any("open files" in line for line in server.stdout_lines))
-        line = next(line for line in server.stdout_lines if "open files" in line)
-        raised = server.process.rlimit(psutil.RLIMIT_NOFILE)[0]
+
+        def lines() -> list[str]:
+            return server.stdout_lines if kind == "serve" else server.stderr().splitlines()
+
+        assert wait_until(lambda: any("open files" in line for line in lines()))
+        line = next(line for line in lines() if "open files" in line)
+        process = server.process
+        if kind == "gunicorn":
+            (process,) = process.children()  # the worker
+        raised = process.rlimit(psutil.RLIMIT_NOFILE)[0]
         assert raised > 256
         assert f"open files: {raised:,} (raised from 256)" in line
-        assert f"connections: at most {min(1200, raised - connections.FD_RESERVE):,}" in line
+        if kind == "serve":
+            cap = min(1200, raised - connections.FD_RESERVE)
+            assert f"connections: at most {cap:,}, per address 50" in line
     finally:
         with contextlib.suppress(Exception):
             server.stop()
