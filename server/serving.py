@@ -129,8 +129,8 @@ class RequestHandler(ServerErrorHeaders, WSGIRequestHandler):
     def run_wsgi(self) -> None:
         # a body (and whatever werkzeug drains after the response) within BODY_TIMEOUT
         self.reader.limit(connections.BODY_TIMEOUT)
-        if "Upgrade" in self.headers:  # a websocket reads and writes the socket itself
-            self.connection.settimeout(connections.WEBSOCKET_IDLE)
+        if "Upgrade" in self.headers:
+            return self._run_websocket()
         self.keep_alive = self._bodiless()
         if not self.keep_alive:
             return super().run_wsgi()
@@ -147,6 +147,19 @@ class RequestHandler(ServerErrorHeaders, WSGIRequestHandler):
                 # only after a chunked one: one with a length stops short of it, and the
                 # client would read the next response as its rest
                 self.close_connection = True
+
+    def _run_websocket(self) -> None:
+        """A websocket (or any request asking to upgrade) owns the socket: simple-websocket's
+        thread reads it, python-engineio's writes it (and ends them both before the app
+        returns: server/web/socket_guards.py).  werkzeug's drain after the app would read
+        the client's close frame from under them."""
+        self.connection.settimeout(connections.WEBSOCKET_IDLE)  # a live client pongs in it
+        rfile, self.rfile = self.rfile, _NothingLeft(self.rfile)
+        try:
+            return super().run_wsgi()
+        finally:
+            self.rfile = rfile
+            self.close_connection = True
 
     def send_header(self, keyword: str, value: str) -> None:
         name = keyword.lower()

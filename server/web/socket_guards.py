@@ -28,7 +28,8 @@ to one minor release), each checked, with its parameters, by tests/web/test_sock
 so that an upgrade that removes or reshapes one fails a test:
 ``server.packet_class`` and its ``json`` attribute (used to decode every client
 packet), ``server.eio._async["websocket"]`` (the websocket class, private, with its
-``wait`` and ``close``),
+``__call__``, ``wait``, ``close`` and its simple-websocket connection's ``sock`` and
+``thread``),
 ``server.eio.on("message", ...)`` / ``server.eio.handlers``, ``server.eio.sockets``
 with each socket's ``closed``, ``upgraded`` and ``close(wait=False)``, and
 ``server.eio.send_packet`` (wrapped on the instance: :class:`ClosedSafeSend`), through
@@ -43,6 +44,7 @@ import contextlib
 import io
 import json
 import logging
+import socket
 import traceback
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -60,6 +62,7 @@ ENGINEIO_PATH = "/socket.io/"  # Flask-SocketIO's default; the app never changes
 SOCKETIO_TYPES = frozenset("0123456")  # a Socket.IO packet's first character
 MAX_INT_DIGITS = 100  # python-engineio's limit for integer literals
 APP_DIR = str(Path(__file__).resolve().parent.parent)
+READER_GRACE = 5.0  # seconds a websocket's reader thread has to end once its socket is shut
 
 
 def install(server) -> None:
@@ -189,7 +192,24 @@ class FrameCheckedWebSocket:
     client's own close at that moment, closes the socket in between, and the send
     raised ``OSError: [Errno 9] Bad file descriptor`` out of the writer thread, a
     traceback in the log.  There is nothing left to close then.
+
+    When the connection is over (the app returns, ``__call__``), simple-websocket's
+    reader thread may still wait for the client's close.  The HTTP server then closed
+    the socket under it: a close does not wake a thread waiting on the socket, and the
+    descriptor's number, reused by the next connection, had the old reader wait on
+    (or read from) someone else's socket.  The socket is shut down instead, which
+    wakes the reader; it closes the socket itself on its way out, and is waited for.
     """
+
+    def __call__(self, environ, start_response):
+        try:
+            return super().__call__(environ, start_response)
+        finally:
+            connection = getattr(self, "ws", None)  # simple_websocket.Server, once open
+            if connection is not None:
+                with contextlib.suppress(OSError):  # already closed by its reader
+                    connection.sock.shutdown(socket.SHUT_RDWR)
+                connection.thread.join(READER_GRACE)
 
     def wait(self):
         data = super().wait()

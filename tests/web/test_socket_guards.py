@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import inspect
 import math
+import socket
+import threading
 
 import engineio
 import pytest
@@ -198,3 +200,31 @@ def test_closing_a_websocket_closed_meanwhile_is_not_an_error(server):
     upstream.ws = ClosedUnderfoot()
     with pytest.raises(OSError):
         upstream.close()
+
+
+def test_a_websocket_that_ends_wakes_its_reader_before_the_socket_is_closed():
+    """The HTTP server closes the socket once the websocket's app returns; a reader
+    thread still waiting on it was not woken by that (and could go on to wait on the
+    next connection that got the same descriptor).  The socket is shut down first and
+    the reader waited for."""
+    ours, theirs = socket.socketpair()
+
+    class Connection:  # what simple-websocket keeps: the socket and its reader thread
+        def __init__(self) -> None:
+            self.sock = ours
+            self.thread = threading.Thread(target=ours.recv, args=(10,))  # the client's close
+            self.thread.start()
+
+    class Upstream:  # SimpleWebSocketWSGI under werkzeug: it ends by raising
+        def __call__(self, environ, start_response):
+            self.ws = Connection()
+            raise ConnectionError
+
+    checked = type("Checked", (FrameCheckedWebSocket, Upstream), {})()
+    try:
+        with pytest.raises(ConnectionError):
+            checked({}, None)
+        assert not checked.ws.thread.is_alive()
+    finally:
+        ours.close()
+        theirs.close()

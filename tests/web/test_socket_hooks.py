@@ -20,6 +20,7 @@ from pathlib import Path
 import engineio
 import engineio.json
 import pytest
+import simple_websocket
 import socketio
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from engineio.exceptions import SocketIsClosedError
@@ -83,6 +84,7 @@ SIGNATURES = [
     (SimpleWebSocketWSGI, "__init__", "self handler server kwargs"),  # FrameCheckedWebSocket
     (SimpleWebSocketWSGI, "wait", "self"),  # FrameCheckedWebSocket.wait
     (SimpleWebSocketWSGI, "close", "self"),  # FrameCheckedWebSocket.close
+    (SimpleWebSocketWSGI, "__call__", "self environ start_response"),  # its __call__
 ]
 
 
@@ -199,3 +201,16 @@ def test_python_socketio_hears_engineio_connects_and_disconnects():
     engine.sockets[sid].close(wait=False)
     assert events == [("connect", sid), ("disconnect", sid)]
     assert isinstance(engine.sockets, dict)
+
+
+def test_simple_websocket_keeps_its_socket_and_reader_thread():
+    """FrameCheckedWebSocket.__call__ shuts ``ws.sock`` down and joins ``ws.thread``, the
+    reader, which closes the socket itself on its way out."""
+    source = inspect.getsource(simple_websocket.ws.Base.__init__)
+    assert "self.sock = sock" in source
+    assert "self.thread = thread_class(target=self._thread)" in source
+    reader = inspect.getsource(simple_websocket.ws.Base._thread)
+    assert reader.rstrip().endswith("self.sock.close()")
+    assert "self.ws = simple_websocket.Server(environ" in inspect.getsource(
+        SimpleWebSocketWSGI.__call__
+    )
