@@ -168,11 +168,11 @@ class ServerProcess:
     def busy_threads(self) -> int:
         """Threads not blocked in ``time.sleep``.
 
-        In threading mode python-engineio gives every connection a ping thread that
-        is a plain ``time.sleep(ping_interval)`` (25 s) and only then notices that its
-        connection has gone: after a disconnect it lingers up to 25 s, harmless.  Every
-        other thread (a websocket's, a run's, a handler's) is blocked elsewhere (a
-        futex, a socket read), so this count comes back to its baseline as soon as
+        Threads that sleep are the lingering kind: python-engineio's per-connection
+        ping threads (a plain ``time.sleep(ping_interval)``, 25 s) under a server
+        without server/web/socket_limits.py's keeper, a gunicorn arbiter.  Every other
+        thread (a websocket's, a run's, a handler's, the keeper) is blocked elsewhere
+        (a futex, a socket read), so this count comes back to its baseline as soon as
         connections and runs have really ended.  Reads ``/proc/PID/task/*/syscall``;
         on an architecture not in SLEEP_SYSCALLS it counts every thread.
         """

@@ -7,9 +7,9 @@ What "nothing" means, observed from outside the server (no debug endpoint):
 * the server's thread count (psutil) returns to its baseline: every run is one thread
   (``watch-run-*``) and every websocket two more, so a task or connection that
   outlived its client shows up here.  Threads not sleeping in ``time.sleep`` must be
-  back at once; all threads within one engine.io ping interval (25 s), because each
-  connection's ping thread is a plain 25 s sleep that notices the disconnect only
-  when it wakes (python-engineio's threading mode);
+  back at once; all threads within one engine.io ping interval (25 s): the one thread
+  that pings every session (server/web/socket_limits.py) holds the closed ones' next
+  pings until then;
 * its open file descriptors return to baseline (no socket left half-open);
 * the run registry is empty: every run came from 127.0.0.1, whose limit is 4 live
   runs, and afterwards 4 new runs from that address are all accepted (one left
@@ -68,7 +68,7 @@ def test_churn_leaves_no_task_thread_or_socket_behind(server):
     for i in range(3):  # warm up: the engine.io service thread, imports, a first run
         cycle(url, i)
     # the baseline: what stays once every connection and run of the warm-up has ended
-    # (its ping threads may still sleep: they are not counted as busy)
+    # (the engine.io keeper thread with it, holding the warm-up's next pings)
     baseline = server.steady_busy_threads()
     baseline_fds = process.num_fds()
 
@@ -110,7 +110,7 @@ def test_churn_leaves_no_task_thread_or_socket_behind(server):
     while process.num_fds() > baseline_fds and time.monotonic() < deadline:
         time.sleep(0.05)
     assert process.num_fds() <= baseline_fds
-    # ... and engine.io's per-connection ping threads within one ping interval
+    # ... and every thread within one ping interval
     threads = server.settle_threads(baseline, timeout=PING_INTERVAL + 10)
     assert threads <= baseline, f"{threads} threads after churn, baseline {baseline}"
 

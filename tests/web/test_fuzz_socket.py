@@ -1502,8 +1502,8 @@ def test_fuzz_watch_socket(server):
     finally:
         jumper.close()
 
-    # no stuck task: every run and connection thread has ended (engine.io's ping threads,
-    # a 25 s sleep each, are left out: tests/web/test_churn.py waits for those too)
+    # no stuck task: every run and connection thread has ended (threads in a plain sleep
+    # are left out: tests/web/test_churn.py waits for every thread too)
     busy = server.settle_threads(baseline, timeout=10, busy=True)
     assert busy <= baseline, f"FUZZ_SEED={SEED}: {busy} busy threads, baseline {baseline}"
     assert server.alive()
