@@ -49,6 +49,7 @@ import queue
 import re
 import resource
 import select
+import shutil
 import socket
 import sys
 import tempfile
@@ -1116,6 +1117,13 @@ def run_attack(kind: str, attack: Attack | None, base: Path, seconds: float, ali
     return row
 
 
+def keep_logs(base: Path, into: Path) -> None:
+    """Copy the servers' stderr files under ``base`` to ``into`` (named by attack)."""
+    into.mkdir(parents=True, exist_ok=True)
+    for log in base.glob("*/*/*.stderr"):
+        shutil.copyfile(log, into / f"{log.parts[-3]}-{log.name}")
+
+
 def table(rows: list[Row]) -> str:
     lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
     for row in [GOALS_ROW, *rows]:
@@ -1129,6 +1137,7 @@ def main() -> int:
     parser.add_argument("--only", nargs="+", type=int, choices=sorted(BY_NUMBER))
     parser.add_argument("--seconds", type=float, default=22.0)
     parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the servers' logs there")
     args = parser.parse_args()
     aliases = loopback_aliases()
     if not aliases:
@@ -1146,6 +1155,8 @@ def main() -> int:
                 print(f"[{kind}] {title} ...", file=sys.stderr, flush=True)
                 rows.append(run_attack(kind, attack, Path(tmp), args.seconds, aliases))
                 failed |= "FAILED" in rows[-1].note
+                if args.keep is not None:
+                    keep_logs(Path(tmp), args.keep)
             label = {
                 "serve": "`knights-tour serve`",
                 "gunicorn": f"`gunicorn -w 1 --threads {GUNICORN_THREADS}` (gthread)",
