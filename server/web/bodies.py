@@ -26,7 +26,7 @@ PuzzleCode = Annotated[
     str,
     Strict(),
     Field(
-        description=f"a puzzle code (`6x6~AAAg.c.a1`, `5x5:c3.o`), up to {MAX_CODE_LENGTH}"
+        description=f"a puzzle code (`6x6~AAAgAAA.c.a1`, `5x5:c3.o`), up to {MAX_CODE_LENGTH}"
         " characters; refused with its shape error (`shape-*`, `start-*`)",
         json_schema_extra={"x-error": "shape-malformed"},
     ),
