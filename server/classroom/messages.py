@@ -54,14 +54,14 @@ class JoinMessage(Message):
         str,
         Strict(),
         Field(max_length=CODE_MAX, description="6 characters; case, spaces and dashes ignored"),
-        refused("unknown-room", "class.error.unknown-room", always=True),
+        refused("unknown-room", "class.error.unknown-room"),
     ]
     token: (
         Annotated[
             str,
             Strict(),
             Field(min_length=1, max_length=TOKEN_MAX, description="the teacher's secret"),
-            refused("bad-token", "class.error.bad-token", always=True),
+            refused("bad-token", "class.error.bad-token"),
         ]
         | None
     ) = None
@@ -127,7 +127,7 @@ PuzzleCode = Annotated[
         " decides `rows`, `cols`, `closed`, `start` and `holes`",
         json_schema_extra={"x-error": "bad-puzzle"},
     ),
-    refused("bad-puzzle", "class.error.bad-puzzle.code", always=True),
+    refused("bad-puzzle", "class.error.bad-puzzle.code"),
 ]
 
 
@@ -250,7 +250,7 @@ class SolveMessage(Message):
             str,
             Strict(),
             Field(description=f"1..{NAME_MAX} characters, no control characters"),
-            refused("bad-name", "class.error.bad-name", always=True, max=NAME_MAX),
+            refused("bad-name", "class.error.bad-name", max=NAME_MAX),
         ]
         | None
     ) = Field(
@@ -279,7 +279,7 @@ QuizName = Annotated[
     str,
     Strict(),
     Field(description=f"1..{NAME_MAX} characters, no control characters; unique in the room"),
-    refused("bad-name", "class.error.bad-name", always=True, max=NAME_MAX),
+    refused("bad-name", "class.error.bad-name", max=NAME_MAX),
 ]
 QuizKey = Annotated[
     str,

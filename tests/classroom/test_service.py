@@ -51,8 +51,9 @@ def test_codes_are_short_unambiguous_and_typed_loosely():
         with pytest.raises(ClassError) as err:
             service.normalize_code(bad)
         assert err.value.code == "unknown-room"
-    for bad in (None, 123, ["ABC234"], "x" * 40):  # not a code at all: the join's model says
-        assert refused(JoinMessage.model_validate, {"code": bad}) == "unknown-room"
+    for bad in (None, 123, ["ABC234"]):  # not a code at all: a bad request naming the field
+        assert refused(JoinMessage.model_validate, {"code": bad}) == "bad-request"
+    assert refused(JoinMessage.model_validate, {"code": "x" * 40}) == "unknown-room"
 
 
 def test_only_the_tokens_hash_is_stored_and_it_is_checked(ctx):
@@ -62,9 +63,14 @@ def test_only_the_tokens_hash_is_stored_and_it_is_checked(ctx):
     assert service.token_matches(room, opened.token)
     for wrong in ("", "x", opened.token[:-1], "a" * 500):
         assert not service.token_matches(room, wrong)
-    for wrong in (5, "", "a" * 500, True):  # not a token: the join's model refuses it
+    for wrong in ("", "a" * 500):  # no token's length: the join's model refuses it
         assert (
             refused(JoinMessage.model_validate, {"code": "ABC234", "token": wrong}) == "bad-token"
+        )
+    for wrong in (5, True):  # not text: a bad request naming the field
+        assert (
+            refused(JoinMessage.model_validate, {"code": "ABC234", "token": wrong})
+            == "bad-request"
         )
 
 
@@ -364,8 +370,8 @@ def test_puzzle_input_is_checked(ctx):
     assert service.set_puzzle(room, good, T0)["seq"] == 1
     for name in ("", "   ", "x" * 25, "a\x00b"):
         assert refused(service.start_puzzle_game, room, name, T0) == "bad-name"
-    for name in (5, ["Ann"]):  # not text: refused by the message's model
-        assert refused(SolveMessage.model_validate, {"name": name}) == "bad-name"
+    for name in (5, ["Ann"]):  # not text: a bad request naming the field
+        assert refused(SolveMessage.model_validate, {"name": name}) == "bad-request"
     assert service.set_puzzle(room, None, T0) is None
     assert service.leaderboard(room)["puzzle"] is None
 
