@@ -5,7 +5,8 @@
   loosely per client address; a refused teacher is offered the room they opened last)
   and redirects to the teacher's page with the secret token in the URL *fragment* (never
   sent to a server, never in a log or a Referer); the page keeps it in the browser and
-  drops it from the address bar;
+  drops it from the address bar.  Only this very origin may post it (``Origin`` absent or
+  ``scheme://host``: 403, not counted, for another site, ``null`` or another scheme);
 * ``GET /class/<code>/teach`` — the teacher's page (it needs the token to control);
   ``?puzzle=<puzzle code>`` (the editor's "hand to the class", kept through ``/class/new``)
   fills in the class puzzle, handed out with one click;
@@ -156,7 +157,7 @@ def too_many(err: RateLimitExceeded):
 
 
 def _cross_origin() -> bool:
-    return not same_origin(request.headers.get("Origin"), request.host)
+    return not same_origin(request.headers.get("Origin"), request.host, request.scheme)
 
 
 @bp.post("/new")
