@@ -196,10 +196,11 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "RATE_LIMIT_GAMES",
-        "60/minute",
+        "300/minute;3000/hour",
         rate,
-        "new games per client address, in Flask-Limiter's syntax (`60/minute`, `10 per hour`, "
-        "`5 per 10 seconds`); `0` switches it off",
+        "new games per client address, the class puzzle's attempts included, in Flask-Limiter's"
+        " syntax (`60/minute`, `10 per hour`, `5 per 10 seconds`, several joined by `;`); `0`"
+        " switches it off: a class of 200 behind one NAT address starts a puzzle at once",
         "counted together, see `RATE_LIMIT_STORAGE`",
     ),
     Setting(
@@ -216,6 +217,23 @@ SETTINGS: tuple[Setting, ...] = (
         rate,
         "class rooms opened per teacher device (its browser's `kt_teacher` cookie; a request"
         " without one counts as its address's), the same syntax (`0` switches it off)",
+        "counted together, see `RATE_LIMIT_STORAGE`",
+    ),
+    Setting(
+        "RATE_LIMIT_CLASS_MISSES",
+        "60/minute;600/hour",
+        rate,
+        "class codes looked up in vain (`GET /class/<code>`, its teacher page and QR code, a"
+        " `join`) per client address, the same syntax (`0` switches it off); beyond it only"
+        " rooms the address already has a member in (or the teacher's own) are found",
+        "counted together, see `RATE_LIMIT_STORAGE`",
+    ),
+    Setting(
+        "RATE_LIMIT_CLASS_NAMES",
+        "600 per 10 minutes",
+        rate,
+        "new student names in class rooms (`quiz_enter`, `solve` with a name) per client"
+        " address, the same syntax (`0` switches it off)",
         "counted together, see `RATE_LIMIT_STORAGE`",
     ),
     Setting(
@@ -267,8 +285,45 @@ SETTINGS: tuple[Setting, ...] = (
         "CLASS_MAX_MEMBERS",
         1000,
         whole(1, 100_000),
-        "class members (students and teachers) one process serves at most",
+        "class students one process serves at most (a teacher's pages have seats of their own)",
         "per process: a whole class behind one NAT address is one process's",
+    ),
+    Setting(
+        "CLASS_ADDRESS_SEATS",
+        600,
+        whole(1, 100_000),
+        "class students from one client address, in all rooms (a school's NAT: 3 classes of 200)",
+        "per process (with `ip_hash` an address stays on one process)",
+    ),
+    Setting(
+        "CLASS_ROOM_SEATS",
+        400,
+        whole(1, 100_000),
+        "students in one class room",
+        "per process",
+    ),
+    Setting(
+        "CLASS_ADDRESS_ROOM_SEATS",
+        250,
+        whole(1, 100_000),
+        "students from one client address in one room: a class of 200 behind one NAT fits,"
+        " and one address cannot take a whole room",
+        "per process",
+    ),
+    Setting(
+        "CLASS_TEACHER_PAGES",
+        8,
+        whole(1, 1000),
+        "pages one room's teacher may have joined (projector, laptop, phone...); never"
+        " taken by students or other rooms",
+        "per process",
+    ),
+    Setting(
+        "CLASS_QUIZ_STUDENTS",
+        300,
+        whole(1, 100_000),
+        "names entered in one class room (quiz and puzzle); the teacher can remove one",
+        SAME,
     ),
     Setting(
         "MAX_CONTENT_LENGTH",

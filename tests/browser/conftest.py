@@ -42,6 +42,8 @@ def live_app(tmp_path_factory):
             "RATE_LIMIT_GAMES": None,
             "RATE_LIMIT_VERDICTS": None,
             "RATE_LIMIT_CLASS_ROOMS": None,
+            "RATE_LIMIT_CLASS_NAMES": None,
+            "RATE_LIMIT_CLASS_MISSES": None,
         }
     )
     server = make_server("127.0.0.1", 0, app)

@@ -38,7 +38,14 @@ EIGHT_BY_EIGHT = {**SIX_BY_SIX, "rows": 8, "cols": 8}
 SIX_BY_SIX_EVENTS = 354_060  # to its first tour: 177,048 nodes and 177,012 backtracks
 
 
-QUIZ_EVENTS = ("quiz_question", "quiz_tally", "quiz_reveal", "quiz_why", "quiz_scores")
+QUIZ_EVENTS = (
+    "quiz_question",
+    "quiz_tally",
+    "quiz_reveal",
+    "quiz_why",
+    "quiz_scores",
+    "quiz_removed",
+)
 
 
 class Gap(Exception):
@@ -150,7 +157,15 @@ class Following:
         self.snapshots = 0
 
     HANDLED = ("state", "feed", "snapshot")
-    RECORDED = ("presence", "puzzle", "leaderboard", "error", "ended", *QUIZ_EVENTS)
+    RECORDED = (
+        "presence",
+        "puzzle",
+        "puzzle_cleared",
+        "leaderboard",
+        "error",
+        "ended",
+        *QUIZ_EVENTS,
+    )
 
     def _on_event(self, name: str, data) -> None:
         if name in self.HANDLED:
@@ -273,13 +288,21 @@ class Following:
 class Follower(Following):
     """One member on /class over python-socketio (a thread per incoming message)."""
 
-    def __init__(self, url: str, *, lang: str = "en", transports=("websocket",)) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        lang: str = "en",
+        transports=("websocket",),
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__()
         self.sio = socketio.Client(reconnection=False)
         for name in (*self.HANDLED, *self.RECORDED):
             self.sio.on(name, lambda data, name=name: self._on_event(name, data), NAMESPACE)
         self.sio.connect(
             f"{url}?lang={lang}",
+            headers=headers or {},
             namespaces=[NAMESPACE],
             transports=list(transports),
             wait_timeout=10,
@@ -299,7 +322,9 @@ class LeanFollower(Following):
     little, so the figures are the server's, not the test clients' (python-socketio's
     client starts a thread for every message it gets)."""
 
-    def __init__(self, url: str, reader: Reader, *, lang: str = "en") -> None:
+    def __init__(
+        self, url: str, reader: Reader, *, lang: str = "en", headers: dict[str, str] | None = None
+    ) -> None:
         import websocket  # websocket-client, python-socketio's websocket transport
 
         super().__init__()
@@ -307,6 +332,7 @@ class LeanFollower(Following):
             url.replace("http", "ws", 1) + f"/socket.io/?EIO=4&transport=websocket&lang={lang}",
             timeout=30,
             skip_utf8_validation=True,
+            header=[f"{name}: {value}" for name, value in (headers or {}).items()],
         )
         if not self.ws.recv().startswith("0{"):
             raise RuntimeError("no Engine.IO open packet")

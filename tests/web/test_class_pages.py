@@ -205,3 +205,12 @@ def test_behind_a_tls_proxy_the_forwarded_scheme_is_this_origins(tmp_path):
     plain = client.post("/class/new", headers={"Origin": "http://class.example", **forwarded})
     assert plain.status_code == 403
 
+
+def test_the_students_page_gives_a_browser_its_player_cookie_once(tmp_path):
+    client = make_app(tmp_path).test_client()
+    code = open_room(client)
+    page = client.get(f"/class/{code}")
+    cookie = page.headers.get("Set-Cookie", "")
+    assert page.status_code == 200 and cookie.startswith("kt_player=") and "HttpOnly" in cookie
+    again = client.get(f"/class/{code}")
+    assert "kt_player=" not in again.headers.get("Set-Cookie", "")  # kept, not replaced

@@ -357,7 +357,13 @@ def test_12_the_docs_say_how_to_switch_each_rate_limit_off(tmp_path):
     """``RATE_LIMIT_GAMES=0`` switches the limit off, but neither README nor deploy.md said so."""
     deploy = (ROOT / "docs/deploy.md").read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for name in ("RATE_LIMIT_GAMES", "RATE_LIMIT_CLASS_ROOMS_DEVICE", "RATE_LIMIT_CLASS_ROOMS"):
+    for name in (
+        "RATE_LIMIT_GAMES",
+        "RATE_LIMIT_CLASS_ROOMS_DEVICE",
+        "RATE_LIMIT_CLASS_ROOMS",
+        "RATE_LIMIT_CLASS_NAMES",
+        "RATE_LIMIT_CLASS_MISSES",
+    ):
         row = next(line for line in deploy.splitlines() if line.startswith(f"| `{name}`"))
         assert re.search(r"`0`.*\boff\b", row), row
         assert re.search(rf"`{name}=0`|`{name}`[^.]*`0`[^.]*off", readme), name
