@@ -90,7 +90,7 @@ def enter(
     holds needs their key (``name-taken``).  A new student needs a free seat among the
     room's ``cap`` (``full``) and ``admit()`` (which raises the refusal of a rate limit).
     """
-    own = _student_in(room.code, entered)
+    own = student_in(room.code, entered)
     by_key = None
     if request.key is not None:
         by_key = db.session.scalar(
@@ -120,7 +120,8 @@ def enter(
     return _new_student(room, request.name, at, player, cap, admit)
 
 
-def _student_in(code: str, student_id: str | None) -> QuizStudent | None:
+def student_in(code: str, student_id: str | None) -> QuizStudent | None:
+    """Room ``code``'s student of that id; None when it has none (removed, or never)."""
     student = db.session.get(QuizStudent, student_id) if student_id else None
     return student if student is not None and student.code == code else None
 
@@ -191,22 +192,28 @@ def _check_name_free(code: str, name: str) -> None:
 
 
 def student_by_id(room: ClassRoom, student_id: str | None) -> QuizStudent:
-    student = _student_in(room.code, student_id)
+    student = student_in(room.code, student_id)
     if student is None:
         raise ClassError("not-entered")
     return student
 
 
-def remove(room: ClassRoom, student_id: str) -> QuizStudent:
+@dataclass(frozen=True)
+class Removed:
+    id: str
+    name: str
+
+
+def remove(room: ClassRoom, student_id: str) -> Removed:
     """The teacher takes a student out of the room: their name (free again), their
     answers (tallies and the reveal's distribution count without them), their attempts
-    and leaderboard lines.  The removed student, as it was."""
-    student = _student_in(room.code, student_id)
+    and leaderboard lines."""
+    student = student_in(room.code, student_id)
     if student is None:
         raise ClassError("unknown-student")
-    db.session.expunge(student)
-    _delete_students(room.code, [student_id])
-    return student
+    removed = Removed(student.id, student.name)
+    _delete_students(room.code, [student.id])
+    return removed
 
 
 def _delete_students(code: str, ids: list[str]) -> None:

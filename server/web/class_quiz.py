@@ -114,11 +114,10 @@ def identity(member, room, name: str | None) -> Entered:
     the teacher removed it), else the one ``name`` enters (``not-entered`` without it)."""
     if member.role != "student":
         raise ClassError("not-student")
-    if member.quiz_student is not None:
-        try:
-            return Entered(quiz.student_by_id(room, member.quiz_student), None)
-        except ClassError:
-            member.quiz_student = None  # removed by the teacher
+    student = quiz.student_in(room.code, member.quiz_student)
+    if student is not None:
+        return Entered(student, None)
+    member.quiz_student = None  # never entered, or removed by the teacher
     if name is None:
         raise ClassError("not-entered")
     entry = _enter(member, room, QuizEnterMessage(name=name))
@@ -191,9 +190,9 @@ def on_quiz_state(self, payload):
     _nothing_in(payload)
     if member.role == "teacher":
         return {"ok": True, "quiz": quiz.teacher_view(room, _students(room.code))}
-    student = None
-    if member.quiz_student is not None:
-        student = quiz.student_by_id(room, member.quiz_student)
+    student = quiz.student_in(room.code, member.quiz_student)
+    if student is None:
+        member.quiz_student = None  # never entered, or removed by the teacher
     return {"ok": True, "quiz": quiz.student_view(room, student)}
 
 

@@ -186,6 +186,7 @@ def test_names_have_a_cap_and_the_teacher_removes_one_with_its_answers(players):
             lambda m=member: {"student": bob_id, "name": "Bob"} in m.got("quiz_removed"), 5
         )
     assert refusal(bob.call("quiz_answer", {"question": number, "square": 4}))[0] == "not-entered"
+    assert "student" not in bob.call("quiz_state", {})["quiz"]  # his page asks for a name
     # the name and the seat are free: the late student takes them
     assert late.call("quiz_enter", {"name": "bob"})["ok"]
     assert refusal(teacher.member.call("quiz_remove", {"student": bob_id}))[0] == "unknown-student"
