@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -97,3 +99,177 @@ def test_desktop_zh_and_custom_setup(new_page, artifacts):
     expect(page.locator('.chip[data-preset="5x5"]')).to_have_attribute("data-impossible", "true")
     assert_fits(page)
     page.screenshot(path=str(artifacts / "play-desktop-1280x800-zh-5x9.png"))
+
+
+# ---------------------------------------------------------------- the top bar
+PAGES = ["/", "/levels", "/watch", "/lesson", "/daily", "/editor", "/class"]
+
+# Every link of the page list: its box, and whether a tap at its centre reaches it.
+NAV_LINKS = """() => [...document.querySelectorAll('#site-nav a')].map((a) => {
+  const r = a.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {href: a.getAttribute('href'), top: r.top, bottom: r.bottom, left: r.left,
+          right: r.right, height: r.height, reached: a.contains(hit),
+          whole: a.scrollWidth <= a.clientWidth};
+})"""
+
+
+def menu_expanded(page: Page) -> bool:
+    """The menu button's expanded state, as assistive technology reads it."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        for node in cdp.send("Accessibility.getFullAXTree")["nodes"]:
+            if node.get("role", {}).get("value") != "button":
+                continue
+            props = {p["name"]: p["value"].get("value") for p in node.get("properties", [])}
+            if "expanded" in props and node.get("name", {}).get("value") in ("Menu", "菜单"):
+                return props["expanded"]
+    finally:
+        cdp.detach()
+    raise AssertionError("no menu button in the accessibility tree")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("path", ["/", "/watch"])
+def test_phone_menu_reaches_every_page_in_one_tap(new_page, lang, path):
+    page = new_page(**PHONE)
+    page.goto(f"{path}?lang={lang}")
+    toggle = page.locator(".nav-toggle")
+    expect(toggle).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert not menu_expanded(page)
+    toggle.tap()
+    expect(page.locator("#site-nav")).to_be_visible()
+    assert menu_expanded(page)
+    links = page.evaluate(NAV_LINKS)
+    assert [link["href"] for link in links] == PAGES
+    for link in links:
+        assert link["top"] >= 0 and link["bottom"] <= 667, link  # on the first screen
+        assert link["left"] >= 0 and link["right"] <= 375, link
+        assert link["height"] >= 44 and link["reached"] and link["whole"], link
+    current = page.locator("#site-nav a[aria-current=page]")
+    expect(current).to_have_count(1)
+    expect(current).to_have_attribute("href", path)
+
+    page.keyboard.press("Escape")  # closes, the focus back on the button
+    expect(page.locator("#site-nav")).to_be_hidden()
+    assert not menu_expanded(page)
+    expect(toggle).to_be_focused()
+
+    toggle.tap()
+    page.locator("#site-nav a[href='/class']").tap()  # one tap to any page
+    page.wait_for_url("**/class")
+
+
+def test_desktop_nav_is_a_row_of_links(new_page):
+    page = new_page(**DESKTOP)
+    page.goto("/watch?lang=zh")
+    expect(page.locator(".nav-toggle")).to_be_hidden()
+    links = page.evaluate(NAV_LINKS)
+    assert [link["href"] for link in links] == PAGES
+    bar = page.locator(".topbar").bounding_box()
+    for link in links:
+        assert link["reached"] and link["whole"], link
+        assert bar["y"] <= link["top"] and link["bottom"] <= bar["y"] + bar["height"], link
+
+
+@pytest.mark.parametrize("width", [375, 600, 800, 1024, 1280])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_top_bar_fits_every_width(new_page, width, lang):
+    page = new_page(viewport={"width": width, "height": 700})
+    page.goto(f"/watch?lang={lang}")
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('.topbar > *')]
+              .filter((el) => el.getBoundingClientRect().width > 0)
+              .map((el) => { const r = el.getBoundingClientRect();
+                             return [el.className, r.left, r.right,
+                                     el.scrollWidth <= el.clientWidth]; })"""
+    )
+    assert boxes[0][1] >= 0 and boxes[-1][2] <= width, boxes
+    for (_, _, right, _), (name, left, _, _) in itertools.pairwise(boxes):
+        assert right <= left, (name, boxes)  # side by side, none over another
+    assert all(whole for *_, whole in boxes), boxes
+
+
+SKIP_TARGETS = {"/": "#board", "/watch": "[data-side=a] [data-role=board]", "/levels": "main"}
+
+
+@pytest.mark.parametrize("path", SKIP_TARGETS)
+def test_the_skip_link_comes_first_and_leads_to_the_board(new_page, path):
+    page = new_page(**DESKTOP)
+    page.goto(f"{path}?lang=en")
+    expect(page.locator("body")).to_have_attribute("data-lang", "en")
+    skip = page.locator(".skip-link")
+    expect(skip).not_to_be_in_viewport()
+    page.keyboard.press("Tab")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport(ratio=1)
+    page.keyboard.press("Enter")
+    expect(skip).not_to_be_in_viewport()
+    page.keyboard.press("Tab")  # the next stop: inside what the link named
+    inside = page.evaluate(
+        "(sel) => document.querySelector(sel).contains(document.activeElement)",
+        SKIP_TARGETS[path],
+    )
+    assert inside, page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+
+
+def focus_ring(page: Page) -> tuple[str, float]:
+    return page.evaluate(
+        "() => { const s = getComputedStyle(document.activeElement);"
+        " return [s.outlineStyle, parseFloat(s.outlineWidth)]; }"
+    )
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_nav_links_and_buttons_show_a_focus_ring(new_page, size):
+    page = new_page(**(PHONE if size == "phone" else DESKTOP))
+    page.goto("/levels?lang=en")
+    if size == "phone":
+        page.keyboard.press("Tab")  # the skip link
+        page.keyboard.press("Tab")  # the brand
+        page.keyboard.press("Tab")
+        expect(page.locator(".nav-toggle")).to_be_focused()
+        style, width = focus_ring(page)
+        assert style != "none" and width >= 2
+        page.keyboard.press("Enter")
+    else:
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")
+    for _ in PAGES:
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.closest('#site-nav') !== null")
+        style, width = focus_ring(page)
+        assert style != "none" and width >= 2, page.evaluate("document.activeElement.href")
+
+
+NAV_STYLES = """() => [...document.querySelectorAll('#site-nav a')].map((a) => {
+  const s = getComputedStyle(a);
+  return [a.getAttribute('href'), a.getAttribute('aria-current'),
+          `${s.color} ${s.fontWeight} ${s.backgroundColor} ${s.boxShadow}`];
+})"""
+
+
+def assert_one_current(page: Page, href: str) -> None:
+    links = page.evaluate(NAV_STYLES)
+    assert [h for h, current, _ in links if current == "page"] == [href], links
+    shown = {h: style for h, _, style in links}
+    others = {style for h, style in shown.items() if h != href}
+    assert len(others) == 1 and shown[href] not in others, links  # only it looks current
+
+
+def test_class_pages_mark_one_nav_item_current(new_page):
+    teacher = new_page(**DESKTOP)
+    teacher.goto("/class/new?lang=en")
+    assert_one_current(teacher, "/class")
+    teacher.click("#c-open")
+    expect(teacher.locator("#class")).to_have_attribute("data-connection", "joined")
+    assert_one_current(teacher, "/class")  # the teacher's page is also a page-watch
+    code = teacher.get_attribute("#class", "data-code")
+    student = new_page(**PHONE)
+    student.goto(f"/class/{code}?lang=zh")
+    student.locator(".nav-toggle").tap()
+    assert_one_current(student, "/class")
+    watch = new_page(**DESKTOP)
+    watch.goto("/watch?lang=en")
+    assert_one_current(watch, "/watch")
