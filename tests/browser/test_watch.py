@@ -228,6 +228,33 @@ def test_screenshots(new_page, artifacts, name, viewport, query):
     assert width <= page.viewport_size["width"]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_phone_transport_covers_a_fifth_of_the_screen_at_most(new_page, lang):
+    """The transport stays on a phone's screen: one row of buttons over the speed; the
+    heat map and projector switches are on the page, outside it."""
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    page.goto(f"/watch?lang={lang}&rows=6&cols=6&start=0,0&algorithm=warnsdorff&speed=1&go=1")
+    wait_status(page, "running")
+    bar = page.evaluate(
+        """() => {
+            const bar = document.querySelector('.w-transport');
+            const buttons = [...bar.querySelectorAll('.btn')].map((b) => b.getBoundingClientRect());
+            return {position: getComputedStyle(bar).position,
+                    covered: innerHeight - bar.getBoundingClientRect().top,
+                    heights: buttons.map((b) => b.height),
+                    rows: new Set(buttons.map((b) => Math.round(b.top))).size};
+        }"""
+    )
+    assert bar["position"] == "fixed"
+    assert bar["covered"] <= PHONE["height"] / 5, bar
+    assert len(bar["heights"]) == 5 and min(bar["heights"]) >= 44 and bar["rows"] == 1, bar
+    expect(
+        page.locator(".w-transport .w-heat-toggle, .w-transport .w-projector-btn")
+    ).to_have_count(0)
+    page.locator("label.w-heat-toggle").tap()
+    expect(page.locator("[data-side=a] .board")).to_have_attribute("data-heat", "true")
+
+
 def test_heat_map_and_a_larger_board(page, artifacts):
     """8x8 Warnsdorff at full speed, then the heat map of how often each square was entered."""
     open_watch(page, "&rows=8&cols=8&start=7,0&algorithm=warnsdorff&speed=max&go=1")
