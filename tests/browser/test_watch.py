@@ -15,6 +15,7 @@ from server.engine.board import Board
 from server.engine.search import search_events, solve
 
 from .conftest import playwright_sync
+from .test_lesson import assert_stat_tiles_whole
 
 expect = playwright_sync.expect
 
@@ -253,6 +254,16 @@ def test_the_phone_transport_covers_a_fifth_of_the_screen_at_most(new_page, lang
     ).to_have_count(0)
     page.locator("label.w-heat-toggle").tap()
     expect(page.locator("[data-side=a] .board")).to_have_attribute("data-heat", "true")
+
+
+@pytest.mark.parametrize("race", [False, True])
+@pytest.mark.parametrize("width", [320, 375])
+def test_counter_labels_and_figures_show_whole_on_a_phone(new_page, width, race):
+    page = new_page(viewport={"width": width, "height": 667}, is_mobile=True, has_touch=True)
+    query = "&b=warnsdorff" if race else "&algorithm=warnsdorff"
+    open_watch(page, f"&rows=6&cols=6&start=0,0{query}&speed=max&go=1")
+    wait_status(page, "found", "a", timeout=60_000)
+    assert_stat_tiles_whole(page, lanes=2 if race else 1)
 
 
 def test_heat_map_and_a_larger_board(page, artifacts):
