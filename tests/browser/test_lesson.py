@@ -126,6 +126,23 @@ def test_racing_through_chapters_ends_on_a_running_demo(page):
     assert page.locator("[data-side=a]").get_attribute("data-status") != "error"
 
 
+def test_events_per_second_and_elapsed_time_move_while_a_step_plays(new_page):
+    """The lesson's own clock plays its demos: the counters it feeds move as it plays (also
+    in the projector view), and the rate drops to 0 once the step stops."""
+    page = new_page(viewport={"width": 1920, "height": 1080})
+    open_lesson(page, "en", "#dfs/1")
+    page.keyboard.press("p")
+    expect(page.locator("body")).to_have_attribute("data-projector", "on")
+    page.keyboard.press("ArrowRight")  # step 2 plays to event 12 at 2 events per second
+    rate = page.locator("[data-side=a] [data-stat=rate]")
+    elapsed = page.locator("[data-side=a] [data-stat=elapsed]")
+    expect(rate).not_to_have_text("0")
+    expect(elapsed).not_to_have_text("0:00")
+    expect(page.locator("[data-side=a] [data-stat=shown]")).to_have_text("12", timeout=20_000)
+    expect(rate).to_have_text("0")
+    assert elapsed.inner_text() != "0:00"
+
+
 # Every counter tile of the visible lanes: whether its label and figure show whole, inside the
 # tile, the tile inside its lane; and the figures' boxes.
 STAT_TILES = """() => [...document.querySelectorAll('.w-lane:not([hidden]) .w-stats > div')]
