@@ -266,6 +266,36 @@ def test_counter_labels_and_figures_show_whole_on_a_phone(new_page, width, race)
     assert_stat_tiles_whole(page, lanes=2 if race else 1)
 
 
+CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_code_panel_speaks_the_page_language_and_cuts_no_line(new_page, lang):
+    page = new_page()  # 1280x800: the side column's width
+    page.goto(f"/watch?lang={lang}&rows=6&cols=6&start=0,0&algorithm=warnsdorff&speed=1&go=1")
+    wait_status(page, "running")
+    code = page.locator(".w-code")
+    for tab in ("Python", "Java"):
+        page.locator(".w-tabs button", has_text=tab).click()
+        expect(page.locator(".w-tabs button", has_text=tab)).to_have_attribute(
+            "aria-selected", "true"
+        )
+        text = code.inner_text()
+        if lang == "en":
+            assert not CJK.findall(text), [line for line in text.splitlines() if CJK.search(line)]
+        else:
+            assert "深度优先搜索" in text  # the teachers' comments stay in Chinese
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('.w-code-line')]
+                  .filter((l) => l.scrollWidth > l.clientWidth).map((l) => l.textContent)"""
+        )
+        assert cut == []
+        assert page.evaluate(
+            "() => { const b = document.querySelector('.w-code-box');"
+            " return b.scrollWidth <= b.clientWidth; }"
+        )
+
+
 def test_heat_map_and_a_larger_board(page, artifacts):
     """8x8 Warnsdorff at full speed, then the heat map of how often each square was entered."""
     open_watch(page, "&rows=8&cols=8&start=7,0&algorithm=warnsdorff&speed=max&go=1")
