@@ -7,6 +7,8 @@ import itertools
 import pytest
 from playwright.sync_api import Page, expect
 
+from server.i18n import MESSAGES
+
 from .test_play import cell, new_game, open_play, play
 
 pytestmark = pytest.mark.browser
@@ -273,3 +275,39 @@ def test_class_pages_mark_one_nav_item_current(new_page):
     watch = new_page(**DESKTOP)
     watch.goto("/watch?lang=en")
     assert_one_current(watch, "/watch")
+
+
+# ---------------------------------------------------------------- Play on a phone
+# A closed tour of 6x6 (levels.json's "loop-6x6" witness), squares named as the board names them.
+CLOSED_6X6 = (
+    "a1 b3 a5 c6 e5 f3 e1 d3 f2 d1 b2 a4 b6 c4 d6 f5 e3 f1 "
+    "d2 b1 a3 b5 d4 e6 f4 e2 c1 a2 c3 d5 f6 e4 c5 a6 b4 c2"
+)
+
+
+def on_screen(page: Page, selector: str) -> bool:
+    return page.evaluate(
+        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+                      return r.top >= 0 && r.bottom <= innerHeight; }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_phone_closed_tour_shows_the_jump_back_with_the_board(new_page, lang):
+    """The closed-tour challenge is not over when every square is visited: the line saying to
+    jump back onto the start shows then, with the whole board, without scrolling."""
+    page = new_page(**PHONE)
+    open_play(page, f"/?lang={lang}")
+    new_game(page, "6x6", closed=True)  # the setup form is under the board on a phone
+    for name in CLOSED_6X6.split():
+        target = cell(page, 6 - int(name[1]), ord(name[0]) - ord("a"))
+        target.tap()
+        expect(target).to_have_attribute("data-state", "current")
+    status = page.locator("#status-text")
+    expect(status).to_have_text(MESSAGES["status.playing.return"][lang])
+    assert on_screen(page, "#status-text") and on_screen(page, "#board")
+    start = cell(page, 5, 0)
+    start.tap()
+    expect(page.locator("#board")).to_have_attribute("data-status", "won")
+
