@@ -311,3 +311,43 @@ def test_phone_closed_tour_shows_the_jump_back_with_the_board(new_page, lang):
     start.tap()
     expect(page.locator("#board")).to_have_attribute("data-status", "won")
 
+
+# The visible buttons of a toolbar: each label's lines (a Range's line boxes), whether the
+# button shows it whole, and its box.
+TOOLBAR = """(sel) => [...document.querySelectorAll(`${sel} .btn`)].filter((b) => b.offsetParent)
+  .map((b) => {
+    const label = b.querySelector('[data-i18n]') ?? b;
+    const range = document.createRange();
+    range.selectNodeContents(label);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    const r = b.getBoundingClientRect();
+    return {text: label.textContent.trim(), lines, whole: b.scrollWidth <= b.clientWidth,
+            left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+  })"""
+
+
+def assert_toolbar_labels_whole(page: Page, selector: str, width: int) -> list[dict]:
+    buttons = page.evaluate(TOOLBAR, selector)
+    assert buttons
+    for button in buttons:
+        assert button["lines"] == 1 and button["whole"], button
+        assert button["left"] >= 0 and button["right"] <= width, button
+    for a, b in itertools.combinations(buttons, 2):
+        apart = (
+            a["right"] <= b["left"]
+            or b["right"] <= a["left"]
+            or a["bottom"] <= b["top"]
+            or b["bottom"] <= a["top"]
+        )
+        assert apart, (a, b)
+    return buttons
+
+
+@pytest.mark.parametrize("width", [320, 375])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_phone_toolbar_labels_never_break_inside_a_word(new_page, lang, width):
+    page = new_page(**{**PHONE, "viewport": {"width": width, "height": 667}})
+    open_play(page, f"/?lang={lang}&level=step-3x4")  # a new level: every button shows
+    expect(page.locator('.controls [data-action="random"]')).to_be_visible()
+    buttons = assert_toolbar_labels_whole(page, ".controls", width)
+    assert len(buttons) == 6
