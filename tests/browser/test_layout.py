@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from server.i18n import MESSAGES
 
-from .test_play import cell, new_game, open_play, play
+from .test_play import cell, new_game, open_play, play, tour
 
 pytestmark = pytest.mark.browser
 
@@ -351,3 +351,68 @@ def test_phone_toolbar_labels_never_break_inside_a_word(new_page, lang, width):
     expect(page.locator('.controls [data-action="random"]')).to_be_visible()
     buttons = assert_toolbar_labels_whole(page, ".controls", width)
     assert len(buttons) == 6
+
+
+# The win dialog's box, and every button and link in it, and whether the dialog scrolls.
+WIN_PARTS = """() => {
+  const dialog = document.querySelector('#win');
+  const box = (el) => { const r = el.getBoundingClientRect();
+                        return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  const parts = [...dialog.querySelectorAll('.btn, a, button')].filter((el) => el.offsetParent)
+    .map((el) => ({id: el.id || el.textContent.trim(), ...box(el),
+                   whole: el.scrollWidth <= el.clientWidth}));
+  return {dialog: box(dialog), parts,
+          scrolls: dialog.scrollHeight > dialog.clientHeight,
+          sideways: dialog.scrollWidth > dialog.clientWidth};
+}"""
+
+
+def assert_win_dialog_holds_its_parts(page: Page) -> list[dict]:
+    """Every button and link whole inside the dialog's box, none touching another."""
+    win = page.evaluate(WIN_PARTS)
+    assert not win["scrolls"] and not win["sideways"], win
+    frame = win["dialog"]
+    for part in win["parts"]:
+        assert part["whole"], part
+        assert frame["left"] <= part["left"] and part["right"] <= frame["right"], part
+        assert frame["top"] <= part["top"] and part["bottom"] <= frame["bottom"], part
+    gap = 4  # px between two buttons at least
+    for a, b in itertools.combinations(win["parts"], 2):
+        apart = (
+            a["right"] + gap <= b["left"]
+            or b["right"] + gap <= a["left"]
+            or a["bottom"] + gap <= b["top"]
+            or b["bottom"] + gap <= a["top"]
+        )
+        assert apart, (a, b)
+    return win["parts"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_phone_win_dialog_keeps_the_replay_link_inside(new_page, lang):
+    page = new_page(**PHONE)
+    open_play(page, f"/?lang={lang}")
+    game = page.evaluate(
+        """async () => {
+            const post = (url, body) => fetch(url, {method: 'POST', body: JSON.stringify(body),
+              headers: {'Content-Type': 'application/json'}}).then((r) => r.json());
+            return post('/api/games', {rows: 5, cols: 5, closed: false});
+        }"""
+    )
+    for row, col in tour(5, 5, (0, 0))[:-1]:
+        page.evaluate(
+            """([id, row, col]) => fetch(`/api/games/${id}/moves`, {method: 'POST',
+                 headers: {'Content-Type': 'application/json'},
+                 body: JSON.stringify({row, col})})""",
+            [game["id"], row, col],
+        )
+    page.evaluate("id => localStorage.setItem('knights-tour.game', id)", game["id"])
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    last = tour(5, 5, (0, 0))[-1]
+    cell(page, *last).tap()
+    expect(page.locator("#win")).to_be_visible()
+    page.locator("#share-replay").tap()
+    expect(page.locator("#share-link")).to_be_visible()
+    parts = assert_win_dialog_holds_its_parts(page)
+    assert "share-link" in [part["id"] for part in parts]
