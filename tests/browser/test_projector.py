@@ -103,7 +103,7 @@ def test_watch_projector_view_reads_from_the_back_and_keeps_the_keys(new_page, a
     page.keyboard.press("ArrowLeft")
     expect(shown).to_have_text(str(before + 2))
     page.screenshot(path=str(artifacts / "projector-watch-en.png"))
-    assert board_width(page) >= 800  # most of the screen's height
+    assert board_width(page) >= 750  # most of the screen's height
     assert small_texts(page) == []
     assert_code_reads(page, 15)  # the code from the top of the screen to its bottom
     page.keyboard.press("End")
@@ -123,7 +123,7 @@ def test_lesson_projector_view_reads_from_the_back(new_page, artifacts, lang):
     expect(page.locator("body")).to_have_attribute("data-projector", "on")
     expect(page.locator("[data-side=a] .st-row[data-innermost=true]")).to_be_visible()
     page.screenshot(path=str(artifacts / f"projector-lesson-{lang}.png"))
-    assert board_width(page) >= 800
+    assert board_width(page) >= 750
     assert small_texts(page) == []
     assert_code_reads(page, 15)
     page.keyboard.press("ArrowRight")  # a presenter's clicker: the next step
