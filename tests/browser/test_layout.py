@@ -416,3 +416,14 @@ def test_phone_win_dialog_keeps_the_replay_link_inside(new_page, lang):
     expect(page.locator("#share-link")).to_be_visible()
     parts = assert_win_dialog_holds_its_parts(page)
     assert "share-link" in [part["id"] for part in parts]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_phone_toolbar_of_a_game_under_way_is_one_row(new_page, lang):
+    page = new_page(**PHONE)
+    open_play(page, f"/?lang={lang}")
+    play_opening(page, tap=True)
+    page.locator('.controls [data-action="hint"]').tap()
+    expect(page.locator('.controls [data-action="hint"]')).to_contain_text("1")
+    buttons = assert_toolbar_labels_whole(page, ".controls", 375)
+    assert len(buttons) == 5 and len({round(b["top"]) for b in buttons}) == 1, buttons
