@@ -427,3 +427,11 @@ def test_phone_toolbar_of_a_game_under_way_is_one_row(new_page, lang):
     expect(page.locator('.controls [data-action="hint"]')).to_contain_text("1")
     buttons = assert_toolbar_labels_whole(page, ".controls", 375)
     assert len(buttons) == 5 and len({round(b["top"]) for b in buttons}) == 1, buttons
+
+
+def test_a_level_played_marks_levels_current(new_page):
+    page = new_page(**DESKTOP)
+    page.goto("/?lang=en&level=step-3x4")
+    assert_one_current(page, "/levels")
+    page.goto("/?lang=en")
+    assert_one_current(page, "/")
