@@ -93,6 +93,7 @@ def server(tmp_path_factory):
     # would find no room it opens (tests/web/test_class_fair.py checks that limit)
     env = {
         "RATE_LIMIT_CLASS_ROOMS": "1000/minute",
+        "RATE_LIMIT_CLASS_ROOMS_DEVICE": "1000/minute",
         "RATE_LIMIT_CLASS_MISSES": "0",
         "PROXY_FIX": "1",
     }
