@@ -541,13 +541,19 @@ def scores(room: ClassRoom) -> dict:
 
 
 def own_score(room: ClassRoom, student: QuizStudent) -> dict:
-    board = scores(room)
-    mine = next((r for r in board["scores"] if r["student"] == student.id), None)
-    return {
-        "questions": board["questions"],
-        "right": mine["right"] if mine else 0,
-        "answered": mine["answered"] if mine else 0,
-    }
+    """One student's score, counted for them alone (not read off the whole class's: a
+    student's page must not cost what the room's size does)."""
+    revealed = (QuizQuestion.code == room.code, QuizQuestion.revealed_at.is_not(None))
+    questions = db.session.scalar(select(func.count(QuizQuestion.id)).where(*revealed)) or 0
+    answered, right = db.session.execute(
+        select(
+            func.count(QuizAnswer.question_id),
+            func.count(QuizAnswer.question_id).filter(QuizAnswer.square == QuizQuestion.answer),
+        )
+        .join(QuizQuestion, QuizQuestion.id == QuizAnswer.question_id)
+        .where(QuizAnswer.student_id == student.id, *revealed)
+    ).one()
+    return {"questions": questions, "right": right or 0, "answered": answered or 0}
 
 
 def latest_question(code: str) -> QuizQuestion | None:
