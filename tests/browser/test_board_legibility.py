@@ -38,7 +38,8 @@ HIT_TEST = """(selector) => {
   };
   for (const el of all) el.style.setProperty("pointer-events", hittable(el), "important");
   const what = (el) => {
-    if (!el || !boards.some((board) => board.contains(el))) return "outside"; // off screen, or under the page's own bars
+    // off screen, or under the page's own bars
+    if (!el || !boards.some((board) => board.contains(el))) return "outside";
     if (el.closest(".knight")) return "knight";
     if (el.closest(".board-lines")) return "line";
     if (el.closest(".num")) return "number";
