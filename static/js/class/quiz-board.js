@@ -85,3 +85,42 @@ export function answeredShare(tally) {
   if (!tally?.students) return 0;
   return Math.min(1, tally.answers / tally.students);
 }
+
+/**
+ * Where the class stands with a question (a question belongs to its demo's generation and
+ * index): "none" (no question), "coming" (open, and the class plays on to it, or this
+ * page's board is not there yet), "here" (the class and this page's board are at it),
+ * "past" (the class moved on: another demo, or away from it after the reveal).
+ * `at`: {gen, index} where the class is; `shown`: the index this page's board shows.
+ */
+export function questionPlace(question, revealed, at, shown = at?.index) {
+  if (!question || !at) return "none";
+  if (question.gen !== at.gen) return "past";
+  if (revealed) return at.index === question.index ? "here" : "past";
+  if (at.index > question.index) return "past";
+  return at.index === question.index && shown === question.index ? "here" : "coming";
+}
+
+/**
+ * The sheet's key for what a question shows now ("<question>:<phase>"): a student who
+ * closed the sheet sees it again when this changes (the reveal, the why).
+ */
+export function sheetKey(view) {
+  const question = view?.question;
+  if (!question) return "";
+  const phase = view.why ? "why" : view.reveal ? "revealed" : "open";
+  return `${question.question}:${phase}`;
+}
+
+/**
+ * The why as a list: the candidates in the order the search tries them, each with its
+ * onward count (Warnsdorff's) and whether it was tried and failed, or is the move made.
+ */
+export function whyOrder(why) {
+  if (!why?.candidates) return [];
+  return why.candidates.map((square, i) => ({
+    square,
+    onward: why.onward ? why.onward[i] : null,
+    state: i < why.tried ? "failed" : i === why.tried ? "chosen" : "waiting",
+  }));
+}
