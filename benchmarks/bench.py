@@ -24,6 +24,7 @@ SUITES = (
     "bench_stream",
     "bench_browser_stream",
     "bench_browser_class",
+    "bench_class_quiz",
     "bench_browser_jump",
     "bench_browser_stack",
 )

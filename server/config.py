@@ -204,9 +204,18 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "RATE_LIMIT_CLASS_ROOMS",
-        "10/hour",
+        "120/hour",
         rate,
-        "class rooms opened per client address, the same syntax (`0` switches it off)",
+        "class rooms opened per client address, the same syntax (`0` switches it off): loose,"
+        " since a whole school may come through one NAT address",
+        "counted together, see `RATE_LIMIT_STORAGE`",
+    ),
+    Setting(
+        "RATE_LIMIT_CLASS_ROOMS_DEVICE",
+        "30/hour",
+        rate,
+        "class rooms opened per teacher device (its browser's `kt_teacher` cookie; a request"
+        " without one counts as its address's), the same syntax (`0` switches it off)",
         "counted together, see `RATE_LIMIT_STORAGE`",
     ),
     Setting(

@@ -35,7 +35,7 @@ import time
 
 from ..db import is_busy
 from ..stream.timeline import SNAPSHOT_TAIL, Timeline
-from . import service
+from . import quiz, service
 from .service import ClassError
 
 LEASE_SECONDS = 3.0  # a lease not renewed for this long can be taken over
@@ -48,9 +48,10 @@ SLICE_SECONDS = 0.1  # computing done between two ticks
 KEYFRAME_DELAY = 0.4  # a run to the end shorter than this sends only where it ended
 STREAM_MAX_SPEED = 500.0  # events per second; faster is shown by keyframes
 PAUSED_AHEAD = 200  # events computed ahead of a paused class (none is sent ahead)
-AHEAD_SECONDS = 2.0  # ... and sent ahead of a playing one, in seconds of play
+AHEAD_SECONDS = 1.0  # ... and sent ahead of a playing one, in seconds of play: four ticks
 MAX_AHEAD = 2_000
-MIN_LEAD = 4  # events sent ahead of a slowly playing class at least
+MIN_LEAD = 2  # events sent ahead of a slowly playing class at least
+QUESTION_SECONDS = 0.5  # computing a question may take before the ask is answered ``busy``
 FEED_BATCH = 1_000  # events per feed message at most
 REPORT_EVERY = 1.0  # seconds between progress records while streaming
 RUN_TO_END = 10**12
@@ -73,12 +74,26 @@ def lookahead(state: dict) -> int:
     return min(MAX_AHEAD, max(PAUSED_AHEAD, int(state["speed"] * AHEAD_SECONDS)))
 
 
-def lead(state: dict) -> int:
-    """How many events members are sent ahead of the class's index: about 2 s of play
-    while it plays, none while it is paused (a question is asked there)."""
+def lead(state: dict, end: int | None = None) -> int:
+    """How many events members are sent ahead of the class's index: about a second of
+    play while it plays, none while it is paused (a question is asked there).
+
+    Once the search's ``end`` (its total of events) is known, never more than half of
+    what remains: whenever the teacher pauses, some event the class was not sent is
+    left, so a question can be asked ahead of the class (a 64-event Warnsdorff tour
+    would otherwise be sent whole at its first tick).
+    """
     if not streaming(state) or not state["playing"]:
         return 0
-    return min(MAX_AHEAD, max(MIN_LEAD, math.ceil(state["speed"] * AHEAD_SECONDS)))
+    ahead = min(MAX_AHEAD, max(MIN_LEAD, math.ceil(state["speed"] * AHEAD_SECONDS)))
+    if end is not None:
+        ahead = min(ahead, max(0, (end - state["index"]) // 2))
+    return ahead
+
+
+def end_total(state: dict) -> int | None:
+    """The search's total of events once the room knows it."""
+    return state["end"]["total"] if state["end"] is not None else None
 
 
 def where_the_class_is(room, feed: RoomFeed | None) -> tuple[dict, dict | None]:
@@ -112,6 +127,8 @@ class RoomFeed:
         self._replica: Timeline | None = None  # a non-owner's reads, for ``_replica_gen``
         self._replica_gen: int | None = None
         self._replica_lock = threading.Lock()
+        self._unsaved: list = []  # (gen, checkpoint) the owner's timeline made outside a tick
+        self._unsaved_lock = threading.Lock()
         self.finished = threading.Event()
         self.thread = hub.start_task(self._run)
 
@@ -189,6 +206,10 @@ class RoomFeed:
         if room.gen <= 1:  # nothing shown yet
             return IDLE_TICK
         timeline = self._timeline_for(room)
+        playing_on = room.held_at is not None and room.playing  # on to a question
+        if playing_on and service.stop_at_hold(self.code, room.gen, at):
+            self.hub.broadcast_state(self.code)  # it stands there now: everyone is told
+            room = service.find_room(self.code, at, self.hub.ttl)
         state = service.public_state(room, at)
         if streaming(state):
             return self._stream(timeline, state, room.held_at)
@@ -209,11 +230,13 @@ class RoomFeed:
     def _stream(self, timeline: Timeline, state: dict, held: int | None) -> float:
         """Every event (ahead of the class while it plays); a snapshot when it jumped."""
         target = state["index"]
-        ahead = lead(state)
+        ahead = lead(state, timeline.end["total"] if timeline.end is not None else None)
         want = target + ahead
         if held is not None:  # an open question: nothing past it
             want = min(want, held)
-        self._save(timeline.extend(target + lookahead(state), seconds=SLICE_SECONDS))
+        # paused, the search stays ahead of what the class was sent: a question is ready
+        computed_from = target if state["playing"] else max(target, self.sent or 0)
+        self._save(timeline.extend(computed_from + lookahead(state), seconds=SLICE_SECONDS))
         self._report(timeline, state)
         if timeline.frontier < target and timeline.end is None:
             # still computing towards a far index: show how far it got now and then
@@ -312,6 +335,9 @@ class RoomFeed:
         return {"gen": self.gen, "settings": self.settings, "keyframe": keyframe, **snapshot}
 
     def _save(self, states) -> None:
+        with self._unsaved_lock:  # made while a question was looked for (find_question)
+            states = [state for gen, state in self._unsaved if gen == self.gen] + list(states)
+            self._unsaved.clear()
         if states:
             service.save_checkpoints(self.code, self.gen, states, self.timeline.spacing)
 
@@ -340,7 +366,7 @@ class RoomFeed:
             return None
         code, gen = room.code, room.gen
         state = service.public_state(room, service.now())
-        ahead = lead(state)
+        ahead = lead(state, end_total(state))
         index = min(index, state["index"] + ahead)
         snapshot = self.peek(room, index, ahead)
         allowed = service.claim_sent(code, gen, snapshot["at"] + snapshot["count"])
@@ -356,6 +382,36 @@ class RoomFeed:
         if timeline is None:
             timeline = self._replica_for(room, index + ahead)
         return timeline.snapshot(index, ahead=ahead)
+
+    def find_question(self, room, start: int) -> quiz.Found:
+        """The first position at or after ``start`` where the room's search moves on with
+        a choice (a quiz question), computing the search there if it has not got there.
+
+        Bounded: a run of backtracks is never longer than the board has squares, so a
+        move comes within a window of twice that (or the search ends: ``cannot-ask``);
+        computing towards a far ``start`` stops after :data:`QUESTION_SECONDS` (``busy``).
+        What the owner's timeline computes here is stored by the feed's next tick.
+        """
+        owner = self.owner and self.gen == room.gen and self.timeline is not None
+        timeline = self.timeline if owner else self._replica_for(room, start)
+        counts = timeline.demo.counts
+        window = 2 * timeline.board.rows * timeline.board.cols + 2
+        for _attempt in range(3):
+            upto = start + window
+            if timeline.end is None and timeline.frontier < upto:
+                made = timeline.extend(upto, seconds=QUESTION_SECONDS)
+                if owner and made:
+                    with self._unsaved_lock:
+                        self._unsaved.extend((room.gen, state) for state in made)
+                if timeline.end is None and timeline.frontier < upto:
+                    raise ClassError("busy", "class.error.busy.computing")
+            found = quiz.first_question(timeline.snapshot(start, tail=0, ahead=window), counts)
+            if found is not None:
+                return found
+            if timeline.end is not None and upto >= timeline.end["total"]:
+                break
+            start = upto
+        raise ClassError("cannot-ask", "class.error.cannot-ask.end")
 
     def _replica_for(self, room, upto: int) -> Timeline:
         """A timeline on the stored checkpoints, moved at most two spacings past the last."""

@@ -242,14 +242,23 @@ class LessonMessage(Message):
 
 
 class SolveMessage(Message):
-    """``solve``: a game of the current puzzle for this student."""
+    """``solve``: a game of the current puzzle for this student, under the name the
+    connection entered the room with (``quiz_enter``); ``name`` enters it first."""
 
-    name: Annotated[
-        str,
-        Strict(),
-        Field(description=f"1..{NAME_MAX} characters, no control characters"),
-        refused("bad-name", "class.error.bad-name", always=True, max=NAME_MAX),
-    ]
+    name: (
+        Annotated[
+            str,
+            Strict(),
+            Field(description=f"1..{NAME_MAX} characters, no control characters"),
+            refused("bad-name", "class.error.bad-name", always=True, max=NAME_MAX),
+        ]
+        | None
+    ) = Field(
+        None,
+        description=f"1..{NAME_MAX} characters, no control characters: enters the room"
+        " under this name when the connection has not (`quiz_enter`); ignored when it has",
+        json_schema_extra={"x-absent": "the entered name (`not-entered` without one)"},
+    )
 
 
 class SolvedMessage(Message):
@@ -263,8 +272,7 @@ class SolvedMessage(Message):
 
 
 class EmptyMessage(Message):
-    """A message whose payload carries nothing (``heartbeat``, ``close``, ``quiz_ask``,
-    ``quiz_state``)."""
+    """A message whose payload carries nothing (``heartbeat``, ``close``, ``quiz_state``)."""
 
 
 QuizName = Annotated[
@@ -316,6 +324,15 @@ class QuizAnswerMessage(Message):
     ) = Field(None, description="when sent, the connection's own student id (`not-yours`)")
 
 
+class QuizAskMessage(Message):
+    """``quiz_ask``: open a question where the class stands (or as near as nobody holds
+    the answer); ``play`` lets the class play on to it instead of jumping there."""
+
+    play: Annotated[bool, Strict()] = Field(
+        False, description="true: the class plays on at its speed to the question"
+    )
+
+
 class QuizQuestionMessage(Message):
     """``quiz_reveal`` and ``quiz_why``: which question."""
 
@@ -335,7 +352,7 @@ MESSAGES: dict[str, type[Message]] = {
     "solved": SolvedMessage,
     "quiz_enter": QuizEnterMessage,
     "quiz_answer": QuizAnswerMessage,
-    "quiz_ask": EmptyMessage,
+    "quiz_ask": QuizAskMessage,
     "quiz_reveal": QuizQuestionMessage,
     "quiz_why": QuizQuestionMessage,
     "quiz_state": EmptyMessage,
@@ -368,17 +385,18 @@ ERRORS = {
     " `CLASS_MAX_MEMBERS` are taken",
     "unknown-entry": "`solved` for a game that is no attempt at the current puzzle in this room",
     "not-solved": "`solved` for a game the server has not seen won",
-    "busy": "the database was held by another writer for longer than it waits: nothing"
+    "busy": "the database was held by another writer for longer than it waits, or"
+    " `quiz_ask` where the search is still computing towards the class: nothing"
     " changed, try again",
     "bad-square": "`quiz_answer`: a square off the demo's board",
     "no-question": "`quiz_answer`, `quiz_reveal`, `quiz_why`: no open question, or not this number",
     "revealed": "`quiz_answer` after the question's reveal",
     "not-yours": "`quiz_answer` for another student than the connection's own",
-    "not-entered": "`quiz_answer` before `quiz_enter`",
-    "not-student": "`quiz_enter` or `quiz_answer` from the teacher",
+    "not-entered": "`quiz_answer`, or `solve` without a `name`, before `quiz_enter`",
+    "not-student": "`quiz_enter`, `quiz_answer` or `solve` from the teacher",
     "name-taken": "`quiz_enter` with a name another student holds (without their key)",
-    "cannot-ask": "`quiz_ask` where no move comes next (a backtrack, the end, index 0, the"
-    " demo playing or not yet computed there): the message says which",
+    "cannot-ask": "`quiz_ask` with no move left to ask about (the search ends before one,"
+    " a construction, no demo yet): the message says which",
     "question-open": "`control`, `settings` or `lesson` while a question is open: reveal it first;"
     " `quiz_ask` while one is",
     "not-revealed": "`quiz_why` before the reveal",

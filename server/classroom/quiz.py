@@ -1,26 +1,24 @@
 """The class quiz "where next?": the teacher asks, each student taps a square, the reveal.
 
-A question is the room's demo position at the class's index (the teacher pauses the
-demo and asks); its right answer is the square the room's search moves to next from
-that exact position, read from the search's own event stream.  A position whose next
-event is a backtrack (or the end of the search, or the root move, which has no
-candidates) cannot be asked: ``cannot-ask``.  The teacher asks where the knight goes,
-never "back".
+A question is a position of the room's demo; its right answer is the square the room's
+search moves to next from that exact position, read from the search's own event stream.
+It is placed at the first position, from where the class stands, whose next event is a
+move with candidates (a backtrack or the root move asks nothing) and that nobody holds:
+never before the furthest index the class has been sent (``class_rooms.sent_upto``, the
+high-water mark of the feed and of every snapshot, on every process), since the feed
+leads a playing class.  The class is moved there, or plays on to it; the search computes
+what is needed on the spot (:meth:`~server.classroom.feed.RoomFeed.find_question`), so a
+paused room always has a question to ask until its search makes no move left.
 
 Until the reveal nothing about the answer leaves the server for the students: the
 question event carries the position only, acknowledgements echo the student's own
-square, and no member ever holds an event past the question.  A paused class is sent
-nothing past its index, and the question is asked at the furthest index the class has
-been sent (``class_rooms.sent_upto``, the high-water mark of the feed and of every
-snapshot, on every process): a teacher who paused behind it (the feed leads a playing
-class by ~2 s) is moved there.  From the ask to the reveal the demo is held at the
-question (``class_rooms.held_at``: the feed and snapshots stop there, see
-:func:`service.claim_sent`; the teacher's controls and new settings are refused with
-``question-open``).
+square, and no member ever holds an event past the question.  From the ask to the
+reveal the demo is held at the question (``class_rooms.held_at``: the feed and
+snapshots stop there, see :func:`service.claim_sent`, and the class's index goes no
+further; the teacher's controls and new settings are refused with ``question-open``).
 
 Everything is in the database (server/classroom/models.py), so any process answers
-any member.  One parsing function per message (``parse_*``) keeps the validation in
-one small place each.  No Flask here.
+any member.  No Flask here.
 """
 
 from __future__ import annotations
@@ -29,15 +27,16 @@ import hashlib
 import hmac
 import json
 import secrets
+from dataclasses import dataclass
 
-from sqlalchemy import func, not_, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..db import db
 from ..stream.encode import DecodedMove, decode
 from .messages import QuizAnswerMessage, QuizEnterMessage
 from .models import ClassRoom, QuizAnswer, QuizQuestion, QuizStudent
-from .service import ClassError, public_state, settings_of
+from .service import ClassError, room_index, settings_of
 
 KEY_BYTES = 18
 
@@ -114,94 +113,92 @@ def check_not_held(room: ClassRoom) -> None:
         raise ClassError("question-open")
 
 
-def next_move(snapshot: dict | None, index: int, counts: bool) -> tuple[list[int], DecodedMove]:
-    """The path at ``index`` and the event right after it, from a snapshot standing there.
+@dataclass(frozen=True)
+class Found:
+    """Where a question can be asked: the position after ``index`` events (``path``) and
+    the move the search makes from it (``move``, the answer's event)."""
 
-    ``cannot-ask`` unless that event is a move with candidates to choose from.
+    index: int
+    path: list[int]
+    move: DecodedMove
+
+
+def first_question(snapshot: dict, counts: bool) -> Found | None:
+    """The first position in ``snapshot`` (from its ``index`` on) whose next event is a
+    move with candidates to choose between; None when its events hold none.
+
+    A backtrack is skipped (the teacher asks where the knight goes, never "back"), and
+    so is the root move, which places the knight and chooses nothing.
     """
-    if snapshot is None:
-        raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
     path = list(snapshot["path"])  # the position after ``at`` events
     for position, event in enumerate(decode(snapshot["events"], counts), snapshot["at"]):
-        if position == index:
-            if not isinstance(event, DecodedMove):
-                raise ClassError("cannot-ask", "class.error.cannot-ask.backtrack")
-            if not event.candidates:
-                raise ClassError("cannot-ask", "class.error.cannot-ask.root")
-            return path, event
+        if position >= snapshot["index"] and isinstance(event, DecodedMove) and event.candidates:
+            return Found(position, path, event)
         if isinstance(event, DecodedMove):
             path.append(event.square)
         else:
             path.pop()
-    raise ClassError("cannot-ask", "class.error.cannot-ask.end")
+    return None
 
 
-def ask(room: ClassRoom, at: float, peek) -> QuizQuestion:
-    """A new question where the paused class stands, or as far as it has been sent.
+@dataclass(frozen=True)
+class Asked:
+    """A question asked: the question, and how the class was moved to it (or None)."""
 
-    ``peek(index)`` is the demo's snapshot at ``index`` with the event after it (never
-    sent to anyone).  One transaction: the hold is taken first (an UPDATE of the room's
-    row, so a feed sending at the same moment either went first and moved the mark, or
-    waits and stops at the question), then the mark is read and the class moved there.
-    Anything refused leaves the room as it was.
+    question: QuizQuestion
+    moved: dict | None
+
+
+def ask(room: ClassRoom, at: float, find, *, play: bool = False) -> Asked:
+    """A new question at the first position, from where the class stands, that nobody
+    holds the answer of: where the class is, or as far as it has been sent.
+
+    ``find(start)`` is the demo's first :class:`Found` at or after ``start`` (computed
+    if the search has not got there; never sent to anyone); it raises ``cannot-ask``
+    when the search has no move left, or ``busy`` while it is still far behind.
+
+    The class is moved there: paused at once (``play`` False), or playing on at its
+    speed until it reaches the question (``play``).  One transaction: the hold is taken
+    first (an UPDATE of the room's row, so a feed sending at the same moment either went
+    first and moved the mark, or waits and stops at the question), then the mark is read
+    and the question placed.  Anything refused leaves the room as it was.
     """
     code = room.code
     if open_question(code) is not None:
         raise ClassError("question-open")
     if room.gen <= 1:
         raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
+    if settings_of(room)["algorithm"] == "construct":
+        raise ClassError("cannot-ask", "class.error.cannot-ask.construct")
     try:
-        question = _ask_held(room, at, peek)
+        return _ask_held(room, at, find, play)
     except BaseException:
         db.session.rollback()
         raise
-    return question
 
 
-def _ask_held(room: ClassRoom, at: float, peek) -> QuizQuestion:
+def _ask_held(room: ClassRoom, at: float, find, play: bool) -> Asked:
     code, gen = room.code, room.gen
     held = db.session.execute(
         update(ClassRoom)
-        .where(
-            ClassRoom.code == code,
-            ClassRoom.gen == gen,
-            ClassRoom.held_at.is_(None),
-            not_(ClassRoom.playing),
-        )
+        .where(ClassRoom.code == code, ClassRoom.gen == gen, ClassRoom.held_at.is_(None))
         .values(held_at=ClassRoom.sent_upto),
         execution_options={"synchronize_session": False},
     )
     if held.rowcount != 1:
-        current = db.session.get(ClassRoom, code, populate_existing=True)
-        if current is not None and current.playing:
-            raise ClassError("cannot-ask", "class.error.cannot-ask.playing")
         raise ClassError("question-open")
     db.session.refresh(room)  # the row as this transaction holds it
-    state = public_state(room, at)
-    index = max(state["index"], room.sent_upto)  # nobody holds anything past it
-    snapshot = peek(index)
-    if snapshot is None:
-        raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
-    computed = snapshot["at"] + snapshot["count"]
-    if snapshot["index"] != index or (computed <= index and state["end"] is None):
-        raise ClassError("busy")  # the search has not computed the next event yet
+    board = room_index(room, at, held=False)  # where the class stands
+    start = max(board, room.sent_upto)  # nobody holds anything from here on
+    found = find(start)
     settings = settings_of(room)
-    counts = settings["algorithm"] == "warnsdorff"
-    try:
-        path, move = next_move(snapshot, index, counts)
-    except ClassError as refused:
-        if index > state["index"]:  # worded for where the class has been sent, not stands
-            raise ClassError(
-                "cannot-ask", "class.error.cannot-ask.sent-ahead", index=index
-            ) from refused
-        raise
-    tried = move.candidates.index(move.square)
+    move = found.move
     why = {
         "algorithm": settings["algorithm"],
-        "from": path[-1],
+        "from": found.path[-1],
         "candidates": list(move.candidates),
         "onward": list(move.onward) if move.onward is not None else None,
-        "tried": tried,  # candidates before the answer were tried and failed (or pruned)
+        "tried": move.candidates.index(move.square),  # the ones before failed (or were cut)
     }
     number = (
         db.session.scalar(
@@ -213,8 +210,8 @@ def _ask_held(room: ClassRoom, at: float, peek) -> QuizQuestion:
         code=room.code,
         number=number,
         gen=room.gen,
-        idx=index,
-        path=json.dumps(path),
+        idx=found.index,
+        path=json.dumps(found.path),
         answer=move.square,
         why=json.dumps(why),
         asked_at=at,
@@ -222,9 +219,13 @@ def _ask_held(room: ClassRoom, at: float, peek) -> QuizQuestion:
         why_shown=False,
     )
     db.session.add(question)
-    values = {"held_at": index, "seq": ClassRoom.seq + 1, "last_active": at}
-    if index != room.idx:  # the class moves on to what it was sent (paused there)
-        values |= {"idx": index, "state_at": at}
+    # on at the class's speed from where it stands (it stops at the question), or there now
+    plays_on = play and room.speed is not None and board < found.index
+    values = {"held_at": found.index, "seq": ClassRoom.seq + 1, "last_active": at}
+    if plays_on:
+        values |= {"idx": board, "playing": True, "state_at": at}
+    else:
+        values |= {"idx": found.index, "playing": False, "state_at": at}
     db.session.execute(
         update(ClassRoom).where(ClassRoom.code == code).values(values),
         execution_options={"synchronize_session": False},
@@ -233,7 +234,25 @@ def _ask_held(room: ClassRoom, at: float, peek) -> QuizQuestion:
         db.session.commit()
     except IntegrityError:  # the teacher's other page asked at the same moment
         raise ClassError("question-open") from None
-    return question
+    moved = None
+    if found.index != board:
+        moved = {
+            "from": board,
+            "to": found.index,
+            "reason": _why_moved(board, start, found.index, room.sent_upto),
+            "play": plays_on,
+        }
+    return Asked(question, moved)
+
+
+def _why_moved(board: int, start: int, index: int, sent: int) -> str:
+    """Why a question is not where the class stood: ``sent-ahead`` (the class had been
+    sent events past it), ``root`` (the knight was not placed yet), ``backtrack``."""
+    if sent > board:
+        return "sent-ahead"
+    if start == 0:
+        return "root"
+    return "backtrack"
 
 
 def answer(
@@ -277,11 +296,16 @@ def find_question(room: ClassRoom, number: int) -> QuizQuestion:
 
 
 def reveal(room: ClassRoom, number: int, at: float) -> QuizQuestion:
+    """The answer for everyone; the class stands at the question, paused (had it not
+    played on that far yet, it is moved there), and the teacher's controls work again."""
     question = find_question(room, number)
     if question.revealed_at is None:
         question.revealed_at = at
-        db.session.execute(  # the demo moves on again
-            update(ClassRoom).where(ClassRoom.code == room.code).values(held_at=None),
+        values = {"held_at": None, "seq": ClassRoom.seq + 1, "last_active": at}
+        if room.gen == question.gen:
+            values |= {"idx": question.idx, "playing": False, "state_at": at}
+        db.session.execute(
+            update(ClassRoom).where(ClassRoom.code == room.code).values(values),
             execution_options={"synchronize_session": False},
         )
         db.session.commit()

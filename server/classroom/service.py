@@ -348,12 +348,13 @@ def outcome_of(room: ClassRoom) -> dict | None:
     return json.loads(room.outcome) if room.outcome else None
 
 
-def room_index(room: ClassRoom, at: float) -> int:
+def room_index(room: ClassRoom, at: float, *, held: bool = True) -> int:
     """The demo's index at ``at``: where the class is.
 
     Playing at a speed, the index moves on from the last control by itself (a late
     joiner lands where the class is, not where it was); playing with no speed, it is
-    as far as the search has got.  Never past the search's end once that is known.
+    as far as the search has got.  Never past the search's end once that is known, nor
+    past an open question (``held_at``: a class playing on to its question stops there).
     """
     index = room.idx
     if room.playing:
@@ -364,6 +365,8 @@ def room_index(room: ClassRoom, at: float) -> int:
     outcome = outcome_of(room)
     if outcome is not None:
         index = min(index, outcome["total"])
+    if held and room.held_at is not None:
+        index = min(index, room.held_at)
     return min(index, MAX_INDEX)
 
 
@@ -380,6 +383,7 @@ def public_state(room: ClassRoom, at: float) -> dict:
         "speed": room.speed,
         "frontier": room.frontier,
         "end": outcome,
+        "hold": room.held_at,  # an open question's index: the class goes no further
         "seq": room.seq,
         "control_seq": room.control_seq,
         "lesson": lesson_of(room),
@@ -401,6 +405,30 @@ def record_progress(code: str, gen: int, frontier: int, outcome: dict | None) ->
         values["seq"] = ClassRoom.seq + 1  # the end is news: members take the new state
     result = db.session.execute(
         update(ClassRoom).where(ClassRoom.code == code, ClassRoom.gen == gen).values(values),
+        execution_options={"synchronize_session": False},
+    )
+    db.session.commit()
+    return result.rowcount == 1
+
+
+def stop_at_hold(code: str, gen: int, at: float) -> bool:
+    """A class that played on to its open question stands there, paused: its state says
+    so (a new ``seq``), so no page goes on showing it as playing.  False when it is not
+    there yet (or was stopped already)."""
+    room = db.session.get(ClassRoom, code, populate_existing=True)
+    if room is None or room.gen != gen or room.held_at is None or not room.playing:
+        return False
+    if room_index(room, at) < room.held_at:
+        return False
+    result = db.session.execute(
+        update(ClassRoom)
+        .where(
+            ClassRoom.code == code,
+            ClassRoom.gen == gen,
+            ClassRoom.held_at == room.held_at,
+            ClassRoom.playing,
+        )
+        .values(idx=room.held_at, playing=False, state_at=at, seq=ClassRoom.seq + 1),
         execution_options={"synchronize_session": False},
     )
     db.session.commit()

@@ -1,10 +1,11 @@
 """Class room pages: open a room, the teacher's page, the students' page, the join QR code.
 
 * ``GET /class`` — enter a join code; ``GET /class/new`` — the "open a class" page;
-* ``POST /class/new`` — opens a room (rate-limited per client address) and redirects to
-  the teacher's page with the secret token in the URL *fragment* (never sent to a
-  server, never in a log or a Referer); the page keeps it in the browser and drops it
-  from the address bar;
+* ``POST /class/new`` — opens a room (rate-limited per teacher device, a cookie, and more
+  loosely per client address; a refused teacher is offered the room they opened last)
+  and redirects to the teacher's page with the secret token in the URL *fragment* (never
+  sent to a server, never in a log or a Referer); the page keeps it in the browser and
+  drops it from the address bar;
 * ``GET /class/<code>/teach`` — the teacher's page (it needs the token to control);
   ``?puzzle=<puzzle code>`` (the editor's "hand to the class", kept through ``/class/new``)
   fills in the class puzzle, handed out with one click;
@@ -17,6 +18,8 @@ Everything live happens over Socket.IO (/class, server/web/class_socket.py).
 from __future__ import annotations
 
 import io
+import math
+import secrets
 
 import segno
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
@@ -81,15 +84,72 @@ def _puzzle_arg(values) -> str | None:
 
 @bp.get("/new")
 def new():
-    return render_template("class_new.html", error=None, puzzle=_puzzle_arg(request.args))
+    response = current_app.make_response(
+        render_template("class_new.html", error=None, puzzle=_puzzle_arg(request.args))
+    )
+    teacher_device(response)
+    return response
+
+
+# -- who opens rooms --------------------------------------------------------------------------
+# A teacher who rehearses opens many rooms, and colleagues share a school's one NAT address:
+# rooms are counted per teacher device (a cookie), and far more loosely per address.
+DEVICE_COOKIE = "kt_teacher"
+LAST_ROOM_COOKIE = "kt_last_room"  # the room this browser opened last: offered when refused
+DEVICE_BYTES = 16
+COOKIE_AGE = 365 * 24 * 3600
+
+
+def _device_id() -> str | None:
+    value = request.cookies.get(DEVICE_COOKIE, "")
+    if len(value) == 2 * DEVICE_BYTES and all(ch in "0123456789abcdef" for ch in value):
+        return value
+    return None
+
+
+def device_key() -> str:
+    """Whose allowance a request to open a room uses: the teacher device's, or, without a
+    device cookie (a script), its address's, all such requests together."""
+    device = _device_id()
+    return f"device:{device}" if device else f"device-less:{request.remote_addr}"
+
+
+def teacher_device(response) -> None:
+    """Give this browser its teacher-device cookie when it has none."""
+    if _device_id() is None:
+        response.set_cookie(
+            DEVICE_COOKIE,
+            secrets.token_hex(DEVICE_BYTES),
+            max_age=COOKIE_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure,
+        )
+
+
+def _last_room():
+    """The live room this browser opened last (its teacher key is in this browser)."""
+    code = request.cookies.get(LAST_ROOM_COOKIE, "")
+    try:
+        return service.find_room(code, ttl=_ttl()) if code else None
+    except ClassError:
+        return None
 
 
 @bp.errorhandler(RateLimitExceeded)
 def too_many(err: RateLimitExceeded):
-    """The "open a class" page again, saying how long to wait."""
+    """The "open a class" page again, saying how long to wait and offering the room this
+    browser opened last, to go on with it."""
     seconds = retry_after()
-    message = text("class.error.rate-limited", request_lang(), {"seconds": seconds})
-    page = render_template("class_new.html", error=message, puzzle=_puzzle_arg(request.form))
+    lang = request_lang()
+    minutes = max(1, math.ceil(seconds / 60))
+    message = text("class.error.rate-limited", lang, {"seconds": seconds, "minutes": minutes})
+    page = render_template(
+        "class_new.html",
+        error=message,
+        puzzle=_puzzle_arg(request.form),
+        last_room=_last_room(),
+    )
     response = current_app.make_response((page, 429))
     response.headers["Retry-After"] = str(seconds)
     return response
@@ -100,7 +160,8 @@ def _cross_origin() -> bool:
 
 
 @bp.post("/new")
-@rate_limited("RATE_LIMIT_CLASS_ROOMS", exempt_when=_cross_origin)  # rooms per client address
+@rate_limited("RATE_LIMIT_CLASS_ROOMS", exempt_when=_cross_origin)  # per client address
+@rate_limited("RATE_LIMIT_CLASS_ROOMS_DEVICE", exempt_when=_cross_origin, key=device_key)
 def open_room():
     if _cross_origin():  # refused, and not counted: another site cannot use up the allowance
         abort(403)
@@ -110,6 +171,15 @@ def open_room():
     target += f"#token={opened.token}"
     response = redirect(target, 303)
     response.headers["Cache-Control"] = "no-store"
+    teacher_device(response)
+    response.set_cookie(
+        LAST_ROOM_COOKIE,
+        opened.code,
+        max_age=int(_ttl()),
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
     return response
 
 

@@ -8,15 +8,19 @@ and broadcasts: ``quiz_question``, ``quiz_reveal`` and ``quiz_why`` to the whole
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import current_app, request
 
 from ..classroom import quiz, service
 from ..classroom.messages import (
     EmptyMessage,
     QuizAnswerMessage,
+    QuizAskMessage,
     QuizEnterMessage,
     QuizQuestionMessage,
 )
+from ..classroom.models import QuizStudent
 from ..classroom.service import ClassError
 
 
@@ -29,13 +33,14 @@ def _students(code: str) -> int:
 
 
 def _nothing_in(payload) -> None:
-    """``quiz_ask`` / ``quiz_state``: ``{}``, or no payload at all."""
+    """``quiz_state``: ``{}``, or no payload at all."""
     if payload is not None:
         EmptyMessage.model_validate(payload)
 
 
 def on_quiz_enter(self, payload):
-    """``{name, key?}``: take part under a name; the key brings the same student back."""
+    """``{name, key?}``: enter the room under a name (for the quiz and the puzzle); the
+    key brings the same student back."""
     member = self._member(costly=True)
     room = self._room(member)
     if member.role != "student":
@@ -44,6 +49,27 @@ def on_quiz_enter(self, payload):
     member.quiz_student = student.id
     _hub().to_teacher("quiz_scores", quiz.scores(room), room.code)
     return {"ok": True, "key": key, "quiz": quiz.student_view(room, student)}
+
+
+@dataclass(frozen=True)
+class Entered:
+    student: QuizStudent
+    key: str | None  # a new student's key (None: the connection had entered before)
+
+
+def identity(member, room, name: str | None) -> Entered:
+    """The one name a student gives the room: the connection's entered student, else a
+    new one under ``name`` (``not-entered`` without it)."""
+    if member.role != "student":
+        raise ClassError("not-student")
+    if member.quiz_student is not None:
+        return Entered(quiz.student_by_id(room, member.quiz_student), None)
+    if name is None:
+        raise ClassError("not-entered")
+    student, key = quiz.enter(room, QuizEnterMessage(name=name), service.now())
+    member.quiz_student = student.id
+    _hub().to_teacher("quiz_scores", quiz.scores(room), room.code)
+    return Entered(student, key)
 
 
 def on_quiz_answer(self, payload):
@@ -63,23 +89,25 @@ def on_quiz_answer(self, payload):
 
 
 def on_quiz_ask(self, payload):
-    """``{}``: ask "where next?" where the paused class stands, or as far as it was sent
-    (the class is moved there first: everyone gets the new ``state``)."""
+    """``{play?}``: ask "where next?" at the first position from where the class stands
+    that nobody holds the answer of; the class is moved there, or plays on to it
+    (``play``).  Everyone gets the new ``state``, then ``quiz_question``."""
     member = self._member()
     room = self._room(member, teacher=True)
-    _nothing_in(payload)
+    play = QuizAskMessage.model_validate({} if payload is None else payload).play
     feed = _hub().feed(room.code)
-
-    def peek(index: int):
-        return feed.peek(room, index, 1) if feed is not None else None
-
+    if feed is None:  # pragma: no cover - the teacher's own join started it
+        raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
     code = room.code
-    question = quiz.ask(room, service.now(), peek)
+    asked = quiz.ask(room, service.now(), lambda start: feed.find_question(room, start), play=play)
     _hub().broadcast_state(code)
-    self._to_room("quiz_question", quiz.public_question(question), code)
+    self._to_room(
+        "quiz_question", {**quiz.public_question(asked.question), "moved": asked.moved}, code
+    )
     _hub().wake(code)  # the feed sends up to the question, not past it
     state = service.public_state(room, service.now())
-    return {"ok": True, "state": state, "quiz": quiz.teacher_view(room, _students(code))}
+    quiz_view = quiz.teacher_view(room, _students(code))
+    return {"ok": True, "state": state, "quiz": quiz_view, "moved": asked.moved}
 
 
 def on_quiz_reveal(self, payload):
@@ -89,6 +117,7 @@ def on_quiz_reveal(self, payload):
     question = quiz.reveal(
         room, QuizQuestionMessage.model_validate(payload).question, service.now()
     )
+    _hub().broadcast_state(room.code)  # the class stands at the question, paused
     self._to_room("quiz_reveal", quiz.revealed(question), room.code)
     scores = quiz.scores(room)
     _hub().to_teacher("quiz_scores", scores, room.code, skip_sid=request.sid)

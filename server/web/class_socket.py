@@ -249,7 +249,8 @@ class ClassNamespace(AnsweringNamespace):
 
     # -- the puzzle, for students ----------------------------------------------------------------
     def on_solve(self, payload):
-        """``{name}``: a game of the current puzzle for this student (the knight placed)."""
+        """``{name?}``: a game of the current puzzle for this student (the knight placed),
+        under the one name the student gave the room (``quiz_enter``, or this ``name``)."""
         member = self._member(costly=True)
         room = self._room(member)
         puzzle = service.puzzle_of(room)
@@ -259,9 +260,12 @@ class ClassNamespace(AnsweringNamespace):
         if opened >= MAX_PUZZLE_GAMES:
             raise ClassError("full")
         name = SolveMessage.model_validate(payload).name
-        answer = service.start_puzzle_game(room, name, service.now())
+        entered = class_quiz.identity(member, room, name)
+        answer = service.start_puzzle_game(room, entered.student.name, service.now())
         member.puzzle_games[puzzle["seq"]] = opened + 1
         hub().to_teacher("leaderboard", service.leaderboard(room), room.code)
+        if entered.key is not None:  # entered just now: the page keeps the key
+            answer["key"] = entered.key
         return {"ok": True, **answer}
 
     def on_solved(self, payload):

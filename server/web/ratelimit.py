@@ -88,20 +88,29 @@ def check_storage_uri(uri: str) -> None:
         raise ValueError(f"RATE_LIMIT_STORAGE must be memory:// or a redis:// URL, got {uri!r}")
 
 
-def rate_limited(setting: str, exempt_when: Callable[[], bool] | None = None) -> Callable:
+def rate_limited(
+    setting: str,
+    exempt_when: Callable[[], bool] | None = None,
+    key: Callable[[], str] | None = None,
+) -> Callable:
     """Mark a view as limited by the rate in config key ``setting`` (see :func:`init_app`);
-    a request for which ``exempt_when()`` is true is neither counted nor refused."""
+    a request for which ``exempt_when()`` is true is neither counted nor refused.  ``key``
+    says whose allowance a request uses (default: the client's address); a view may carry
+    several limits, each with its own key (a device's and, more loosely, an address's)."""
 
     def mark(view: Callable) -> Callable:
-        view.rate_limit_setting = setting
-        view.rate_limit_exempt_when = exempt_when
+        # innermost first: Flask-Limiter tests a view's limits in that order (for equal
+        # periods) and stops at the first refusal, so a device refused is not also
+        # charged to its address
+        view.rate_limits = (*getattr(view, "rate_limits", ()), (setting, exempt_when, key))
+        view.rate_limit_setting = setting  # the outermost: the address's
         return view
 
     return mark
 
 
 def setting_of(endpoint: str | None) -> str | None:
-    """The setting that limits the view at ``endpoint`` (None when it is not limited)."""
+    """The setting that limits the view at ``endpoint`` by address (None when it is not)."""
     view = current_app.view_functions.get(endpoint or "")
     return getattr(view, "rate_limit_setting", None)
 
@@ -169,11 +178,12 @@ def init_app(app: Flask) -> Limiter:
     if uri != MEMORY:
         limiter.request_filter(StoreHealth(limiter.storage).store_is_down)
     for endpoint, view in list(app.view_functions.items()):
-        setting = getattr(view, "rate_limit_setting", None)
-        rate = parse_rate(app.config.get(setting)) if setting else None
-        if rate:
-            exempt_when = view.rate_limit_exempt_when
-            app.view_functions[endpoint] = limiter.limit(rate, exempt_when=exempt_when)(view)
+        limited = view
+        for setting, exempt_when, key in getattr(view, "rate_limits", ()):
+            rate = parse_rate(app.config.get(setting))
+            if rate:
+                limited = limiter.limit(rate, key_func=key, exempt_when=exempt_when)(limited)
+        app.view_functions[endpoint] = limited
     app.extensions["ratelimit"] = limiter
     return limiter
 

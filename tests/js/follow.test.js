@@ -169,6 +169,21 @@ test("the class's index moves on while it plays, and stops at the end", () => {
   assert.equal(f.clock.playing, true);
 });
 
+test("a class playing on to an open question stops at it", () => {
+  const room = follower();
+  const f = room.follower;
+  f.adoptState(state(2, 1000, { playing: true, speed: 100, hold: 1080 }));
+  f.adoptSnapshot(snapshot(1000, { ahead: 80 }));
+  const targets = [];
+  for (const ms of [0, 500, 1000, 5000]) {
+    room.clock = ms;
+    targets.push(f.target());
+  }
+  f.adoptState(state(3, 1080, { hold: null })); // revealed: paused at the question
+  targets.push(f.target());
+  assert.deepEqual(targets, [1000, 1050, 1080, 1080, 1080]);
+});
+
 test("out of reach with nothing coming it syncs, but not while keyframes come", () => {
   const room = follower();
   const f = room.follower;

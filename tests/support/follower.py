@@ -232,6 +232,11 @@ class Following:
         with self.lock:
             return [data for _at, kind, data in self.messages if kind == name]
 
+    def messages_as_pairs(self) -> list[tuple[str, object]]:
+        """Every event this member got, as (name, data), in order."""
+        with self.lock:
+            return [(name, data) for _at, name, data in self.messages]
+
     def target(self) -> int:
         """The index the room's state points at now (extrapolated while it plays)."""
         with self.lock:
@@ -241,6 +246,8 @@ class Following:
             index += int(state["speed"] * (time.perf_counter() - at))
         if state["end"] is not None:
             index = min(index, state["end"]["total"])
+        if state.get("hold") is not None:  # an open question holds the class there
+            index = min(index, state["hold"])
         return index
 
     def holds(self, index: int | None = None) -> bool:

@@ -87,16 +87,66 @@ def test_a_bad_public_url_refuses_to_start(tmp_path, value):
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_opening_too_many_rooms_is_refused_in_the_pages_language(tmp_path, lang):
-    client = make_app(tmp_path, RATE_LIMIT_CLASS_ROOMS="2 per hour").test_client()
+    client = make_app(tmp_path, RATE_LIMIT_CLASS_ROOMS_DEVICE="2 per hour").test_client()
+    client.get("/class/new")  # the page with the form: the browser's device id
     open_room(client)
-    open_room(client)
+    last = open_room(client)
     refused = client.post(f"/class/new?lang={lang}")
     assert refused.status_code == 429
     seconds = int(refused.headers["Retry-After"])
     assert 3500 <= seconds <= 3600 and refused.headers["X-RateLimit-Remaining"] == "0"
     page = refused.get_data(as_text=True)
-    assert text("class.error.rate-limited", lang, {"seconds": seconds}) in page
+    minutes = -(-seconds // 60)
+    assert text("class.error.rate-limited", lang, {"minutes": minutes}) in page
     assert '<form method="post"' in page  # the "open a class" page, to try again later
+    # the room this browser opened last is offered, to carry on with it
+    offer = re.search(r'id="c-last-room">\s*<a class="btn btn-primary" href="([^"]+)"', page)
+    assert offer and offer.group(1) == f"/class/{last}/teach"
+    assert text("class.ui.new.last-room", lang, {"code": last}) in page
+
+
+def test_rooms_are_counted_per_teacher_device_and_loosely_per_address(tmp_path):
+    app = make_app(
+        tmp_path, RATE_LIMIT_CLASS_ROOMS_DEVICE="2 per hour", RATE_LIMIT_CLASS_ROOMS="5 per hour"
+    )
+    rehearsing = app.test_client()
+    assert rehearsing.get("/class/new").status_code == 200  # the page gives the device its id
+    open_room(rehearsing)
+    open_room(rehearsing)
+    assert rehearsing.post("/class/new").status_code == 429
+    # a colleague's browser behind the same address is not locked out with them ...
+    colleagues = [app.test_client() for _ in range(3)]
+    for colleague in colleagues:
+        colleague.get("/class/new")
+    open_room(colleagues[0])
+    open_room(colleagues[0])
+    open_room(colleagues[1])
+    # ... until the address's far looser allowance is used up
+    refused = colleagues[2].post("/class/new")
+    assert refused.status_code == 429
+    assert "c-last-room" not in refused.get_data(as_text=True)  # it opened none
+
+
+def test_a_script_without_cookies_shares_one_device_allowance_per_address(tmp_path):
+    client = make_app(tmp_path, RATE_LIMIT_CLASS_ROOMS_DEVICE="2 per hour").test_client()
+    for _ in range(2):
+        assert client.post("/class/new").status_code == 303
+        client.delete_cookie("kt_teacher")
+        client.delete_cookie("kt_last_room")
+    client.set_cookie("kt_teacher", "not-a-device-id")  # forged: counts as no cookie
+    assert client.post("/class/new").status_code == 429
+
+
+def test_a_school_behind_one_address_opens_sixty_rooms_an_hour_by_default(tmp_path):
+    app = make_app(tmp_path)
+    for _ in range(60):
+        teacher = app.test_client()
+        teacher.get("/class/new")
+        open_room(teacher)
+    rehearsing = app.test_client()
+    rehearsing.get("/class/new")
+    for _ in range(20):  # one teacher rehearsing a lesson, twenty times over
+        open_room(rehearsing)
 
 
 def test_a_cross_origin_post_is_refused_without_using_up_the_allowance(tmp_path):

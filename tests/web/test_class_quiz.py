@@ -62,16 +62,9 @@ class Room:
         assert self.teacher.control(index)["ok"]
         assert wait_until(lambda: self.teacher.member.holds(index), 10)
 
-    def ask(self) -> dict:
-        ack = {}
-
-        def asked():
-            nonlocal ack
-            ack = self.teacher.member.call("quiz_ask", {})
-            return ack.get("ok") or ack["error"]["code"] != "busy"
-
-        assert wait_until(asked, 10), ack
-        return ack
+    def ask(self, **payload) -> dict:
+        """``quiz_ask`` once: it never answers ``busy`` on a paused class."""
+        return self.teacher.member.call("quiz_ask", payload)
 
     def student(self, name: str):
         member = self.members()
@@ -108,39 +101,104 @@ def test_a_question_is_the_paused_position_and_its_answer_the_engines_next_move(
     room.pause_at(index)
     ack = room.ask()
     assert ack["ok"], ack
+    assert ack["moved"] is None  # asked where the class stands
     quiz = ack["quiz"]
     assert quiz["question"]["index"] == index
     assert quiz["question"]["path"] == reference(SIX_BY_SIX, index).path
     assert quiz["answer"] == next_event(SIX_BY_SIX, index)
     assert quiz["tally"] == {"question": 1, "tally": [], "answers": 0, "students": 1}
+    assert ack["state"]["hold"] == index and not ack["state"]["playing"]
     # the student is told a question is open, with the position and nothing more
     assert wait_until(lambda: student.got("quiz_question"), 5)
     question = student.got("quiz_question")[0]
-    assert set(question) == {"question", "gen", "index", "path", "revealed"}
-    assert question["path"] == quiz["question"]["path"]
+    assert set(question) == {"question", "gen", "index", "path", "revealed", "moved"}
+    assert question["path"] == quiz["question"]["path"] and question["moved"] is None
 
 
-def test_a_position_whose_next_event_is_a_backtrack_cannot_be_asked(room):
-    index = first_index(SIX_BY_SIX, lambda e: e < 0)
+def test_before_a_backtrack_the_class_moves_on_to_the_next_forward_move(room):
+    index = first_index(SIX_BY_SIX, lambda e: e < 0)  # the search backtracks next
+    forward = first_index(SIX_BY_SIX, lambda e: e >= 0, start=index)
+    assert forward > index
+    student, _ = room.student("Ada")
     room.pause_at(index)
     ack = room.ask()
-    assert code_of(ack) == "cannot-ask" and "backtrack" in ack["error"]["message"]
-    room.pause_at(0)  # the root move has no candidates: nothing to choose between
-    assert code_of(room.ask()) == "cannot-ask"
+    assert ack["ok"], ack
+    assert ack["moved"] == {"from": index, "to": forward, "reason": "backtrack", "play": False}
+    assert ack["quiz"]["question"]["index"] == forward
+    assert ack["quiz"]["question"]["path"] == reference(SIX_BY_SIX, forward).path
+    assert ack["quiz"]["answer"] == next_event(SIX_BY_SIX, forward)
+    # the whole class stands there, paused
+    assert ack["state"]["index"] == forward and not ack["state"]["playing"]
+    assert wait_until(lambda: any(s["index"] == forward for s in student.got("state")), 5)
+    assert student.got("quiz_question")[0]["moved"] == ack["moved"]
 
 
-def test_a_playing_demo_cannot_be_asked_and_an_open_question_holds_the_demo(room):
-    assert room.teacher.control(5, playing=True, speed=1.0)["ok"]
-    assert code_of(room.teacher.member.call("quiz_ask", {})) == "cannot-ask"
-    index = first_index(SIX_BY_SIX, lambda e: e >= 0, start=30)
-    room.pause_at(index)
-    assert room.ask()["ok"]
-    assert code_of(room.teacher.member.call("quiz_ask", {})) == "question-open"
+def test_at_the_root_the_question_is_the_first_move(room):
+    room.pause_at(0)  # the root move places the knight: nothing to choose between
+    ack = room.ask()
+    assert ack["ok"], ack
+    assert ack["moved"]["reason"] == "root" and ack["moved"]["to"] == 1
+    assert ack["quiz"]["answer"] == next_event(SIX_BY_SIX, 1)
+
+
+def test_asking_while_playing_pauses_the_class_and_an_open_question_holds_the_demo(room):
+    assert room.teacher.control(5, playing=True, speed=20.0)["ok"]
+    ack = room.ask()
+    assert ack["ok"], ack
+    index = ack["quiz"]["question"]["index"]
+    assert index >= 5 and ack["state"] == {**ack["state"], "index": index, "playing": False}
+    assert ack["quiz"]["answer"] == next_event(SIX_BY_SIX, index)
+    assert code_of(room.ask()) == "question-open"
     assert code_of(room.teacher.control(index + 1)) == "question-open"
     assert code_of(room.teacher.settings(SIX_BY_SIX)) == "question-open"
-    # after the reveal the demo moves on again
-    assert room.teacher.member.call("quiz_reveal", {"question": 1})["ok"]
+    # after the reveal the class stands at the question, paused, and moves on again
+    revealed = room.teacher.member.call("quiz_reveal", {"question": 1})
+    assert revealed["ok"]
+    assert wait_until(
+        lambda: any(
+            s["index"] == index and not s["playing"] and s["hold"] is None
+            for s in room.teacher.member.got("state")
+        ),
+        5,
+    )
     assert room.teacher.control(index + 1)["ok"]
+
+
+def test_the_class_can_play_on_to_the_question(room):
+    index = first_index(SIX_BY_SIX, lambda e: e < 0, start=30)  # a backtrack comes next
+    forward = first_index(SIX_BY_SIX, lambda e: e >= 0, start=index)
+    student, _ = room.student("Ada")
+    room.pause_at(index)
+    ack = room.ask(play=True)
+    assert ack["ok"], ack
+    assert ack["moved"] == {"from": index, "to": forward, "reason": "backtrack", "play": True}
+    state = ack["state"]
+    assert state["playing"] and state["hold"] == forward and state["index"] <= forward
+    # the class plays the backtracks, stops at the question, and everyone is told
+    stopped = lambda s: s["index"] == forward and not s["playing"]  # noqa: E731
+    assert wait_until(lambda: any(stopped(s) for s in student.got("state")), 10)
+    assert wait_until(lambda: student.holds(forward), 10)
+    assert not student.holds(forward + 1)  # nothing past the question
+    assert ack["quiz"]["answer"] == next_event(SIX_BY_SIX, forward)
+
+
+def test_nothing_is_left_to_ask_at_the_end_or_in_a_construction(live, members):
+    room = Room(live, members, WARNSDORFF)  # 25 moves, no backtrack
+    room.pause_at(25)
+    refused = room.ask()
+    assert code_of(refused) == "cannot-ask" and refused["error"]["message"]
+    built = Room(live, members, {**WARNSDORFF, "algorithm": "construct", "rows": 6, "cols": 6})
+    built.pause_at(3)
+    assert code_of(built.ask()) == "cannot-ask"
+    # nothing changed: the rooms can still be driven
+    assert room.teacher.control(3)["ok"] and built.teacher.control(4)["ok"]
+
+
+def test_quiz_ask_payloads_are_checked(room):
+    room.pause_at(10)
+    for payload in ({"play": 1}, {"play": "yes"}, ["play"]):
+        assert code_of(room.teacher.member.call("quiz_ask", payload)) == "bad-request"
+    assert room.teacher.member.call("quiz_ask", None)["ok"]  # no payload: {}
 
 
 # -- answering -------------------------------------------------------------------------------------
@@ -258,12 +316,15 @@ class Outsider:
         self.sio.disconnect()
 
 
-def events_held(received, counts: bool) -> int:
-    """How far into the demo the events this client was sent reach."""
+def events_held(received, counts: bool, gen: int | None = None) -> int:
+    """How far into the demo (generation ``gen``, default any) the events this client was
+    sent reach."""
     from tests.support.follower import decode
 
     held = 0
     for name, data in received:
+        if gen is not None and isinstance(data, dict) and data.get("gen", gen) != gen:
+            continue
         snapshots = []
         if name == "snapshot":
             snapshots.append(data)
@@ -355,6 +416,57 @@ def test_a_student_who_joined_while_the_demo_played_holds_nothing_past_the_quest
         assert reveal["answer"] == right
     finally:
         outsider.close()
+
+
+DEMOS = {  # the demo, and the last moment to pause it at (before its end)
+    "5x5-plain": ({**SIX_BY_SIX, "rows": 5, "cols": 5, "start": [4, 0]}, 55),  # 57 events
+    "6x6-plain": (SIX_BY_SIX, 10**6),
+    "8x8-warnsdorff": ({**SIX_BY_SIX, "rows": 8, "cols": 8, "algorithm": "warnsdorff"}, 62),
+}
+
+
+@pytest.mark.parametrize("demo", DEMOS)
+def test_a_question_opens_at_any_moment_a_playing_demo_is_paused(live, members, demo):
+    """As an outside teacher client would: play at 5-400 events/s, pause at a random
+    moment, ask. It opens at once every time, nobody holds its answer, and the answer
+    is the engine's next move there."""
+    import random
+
+    settings, last = DEMOS[demo]
+    counts = settings["algorithm"] == "warnsdorff"
+    chance = random.Random(f"quiz-{demo}")
+    room = Room(live, members, settings)
+    outsider = Outsider(room.url)
+    try:
+        assert outsider.call("join", {"code": room.code})["ok"]
+        for number in range(1, 5):
+            outsider.received.clear()
+            assert room.teacher.settings(settings)["ok"]  # a new run from its start
+            speed = chance.uniform(5, 400)
+            moment = chance.randint(1, min(last, int(speed * 1.5) + 1))  # 1.5 s of play at most
+            assert room.teacher.control(0, playing=True, speed=speed)["ok"]
+            assert wait_until(lambda m=moment: room.teacher.member.target() >= m, 10)
+            board = room.teacher.member.target()
+            assert room.teacher.control(board)["ok"]  # paused where the class is
+            ack = room.ask()
+            assert ack["ok"], (demo, speed, board, ack)
+            index = ack["quiz"]["question"]["index"]
+            assert index >= board and ack["state"]["index"] == index
+            assert ack["quiz"]["question"]["path"] == reference(settings, index).path
+            assert ack["quiz"]["answer"] == next_event(settings, index) >= 0
+            assert wait_until(lambda n=number: outsider_got_question(outsider, n), 5)
+            gen = room.teacher.gen
+            assert events_held(outsider.received, counts, gen) <= index
+            assert events_held(room.teacher.member.messages_as_pairs(), counts, gen) <= index
+            assert room.teacher.member.call("quiz_reveal", {"question": number})["ok"]
+    finally:
+        outsider.close()
+
+
+def outsider_got_question(outsider: Outsider, number: int) -> bool:
+    return any(
+        name == "quiz_question" and data["question"] == number for name, data in outsider.received
+    )
 
 
 # -- why, and the scores ---------------------------------------------------------------------------

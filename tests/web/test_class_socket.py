@@ -586,3 +586,34 @@ def test_a_solved_puzzle_reaches_the_teachers_leaderboard(live, members):
     answer = teacher.call("puzzle", {"rows": 6, "cols": 6, "closed": True, "start": [0, 1]})
     assert answer["leaderboard"]["solved"] == 0 and answer["leaderboard"]["puzzle"]["seq"] == 2
     assert alice.call("solved", {"game": game})["error"]["code"] == "unknown-entry"
+
+
+def test_a_student_gives_one_name_for_the_quiz_and_the_puzzle(live, members):
+    _url, app = live
+    opened, teacher, _ = teacher_of(members, app)
+    alice, _ = student_of(members, opened.code)
+    bob, _ = student_of(members, opened.code)
+    assert teacher.call("puzzle", {"rows": 5, "cols": 5, "closed": False, "start": [4, 0]})["ok"]
+    # without a name and before entering the room, there is nobody to play as
+    assert alice.call("solve", {})["error"]["code"] == "not-entered"
+    entered = alice.call("quiz_enter", {"name": "Alice"})
+    assert entered["ok"]
+    # the name she entered with is her puzzle name; another one is ignored
+    got = alice.call("solve", {})
+    assert got["ok"] and got["name"] == "Alice" and "key" not in got
+    assert alice.call("solve", {"name": "Mallory"})["name"] == "Alice"
+    # a name given with the puzzle enters the room: the same student for the quiz
+    got = bob.call("solve", {"name": "Bob"})
+    assert got["ok"] and got["name"] == "Bob" and got["key"]
+    view = bob.call("quiz_state", {})["quiz"]
+    assert view["student"]["name"] == "Bob"
+    back = members()
+    assert back.join(opened.code)["ok"]
+    assert (
+        back.call("quiz_enter", {"name": "Bob", "key": got["key"]})["quiz"]["student"]
+        == (view["student"])
+    )
+    # a name is one student's
+    carol, _ = student_of(members, opened.code)
+    assert carol.call("solve", {"name": "alice"})["error"]["code"] == "name-taken"
+    assert teacher.call("solve", {})["error"]["code"] == "not-student"

@@ -350,15 +350,20 @@ def test_11_not_found_and_wrong_method_speak_the_requests_language(client):
 
 
 # -- 12. RATE_LIMIT_GAMES=0 ----------------------------------------------------------------
+CLASS_ROOM_LIMITS = ("RATE_LIMIT_CLASS_ROOMS", "RATE_LIMIT_CLASS_ROOMS_DEVICE")
+
+
 def test_12_the_docs_say_how_to_switch_each_rate_limit_off(tmp_path):
     """``RATE_LIMIT_GAMES=0`` switches the limit off, but neither README nor deploy.md said so."""
     deploy = (ROOT / "docs/deploy.md").read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for name in ("RATE_LIMIT_GAMES", "RATE_LIMIT_CLASS_ROOMS"):
+    for name in ("RATE_LIMIT_GAMES", "RATE_LIMIT_CLASS_ROOMS_DEVICE", "RATE_LIMIT_CLASS_ROOMS"):
         row = next(line for line in deploy.splitlines() if line.startswith(f"| `{name}`"))
         assert re.search(r"`0`.*\boff\b", row), row
         assert re.search(rf"`{name}=0`|`{name}`[^.]*`0`[^.]*off", readme), name
-        app = create_app({"INSTANCE_PATH": str(tmp_path / name), name: "0"})
+    for name in ("RATE_LIMIT_GAMES", "RATE_LIMIT_CLASS_ROOMS"):
+        off = {name: "0"} if name == "RATE_LIMIT_GAMES" else dict.fromkeys(CLASS_ROOM_LIMITS, "0")
+        app = create_app({"INSTANCE_PATH": str(tmp_path / name), **off})
         client = app.test_client()
         if name == "RATE_LIMIT_GAMES":
             statuses = {client.post("/api/games", json={"rows": 5, "cols": 5}).status_code}

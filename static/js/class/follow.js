@@ -3,7 +3,7 @@
 // class is at. No DOM here: the student's and the teacher's pages draw it (stage.js).
 //
 // - `state` messages are ordered by (gen, seq); while the class plays at a speed its index
-//   moves on by itself, never past the search's end.
+//   moves on by itself, never past the search's end nor an open quiz question (`hold`).
 // - One Player, built from the last useful `snapshot` (join, sync, broadcast), takes the
 //   `feed` events after it; a snapshot that overlaps what is held only adds its events.
 // - When the page cannot stand where the class is (a hole in the feed, a snapshot that
@@ -170,8 +170,11 @@ export class RoomFollower {
     if (!state || state.gen <= 1) return 0;
     const index = clock.target(now);
     // As fast as it goes: as far as the search has got.
-    const at = Number.isFinite(index) ? Math.floor(index) : Math.max(clock.index, this.computed);
-    return state.end ? Math.min(at, state.end.total) : at;
+    let at = Number.isFinite(index) ? Math.floor(index) : Math.max(clock.index, this.computed);
+    if (state.end) at = Math.min(at, state.end.total);
+    // An open quiz question holds the class: a class playing on to it stops there.
+    if (state.hold !== null && state.hold !== undefined) at = Math.min(at, state.hold);
+    return at;
   }
 
   get atEnd() {
