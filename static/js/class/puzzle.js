@@ -107,7 +107,8 @@ export class PuzzlePlay {
           return;
         }
       }
-      const ack = await this.call("solve", { name: this.identity.name });
+      const ack = await this.call("solve", {}); // under the name entered
+
       if (!ack.ok) {
         this._problem(ack.error?.message);
         return;

@@ -29,7 +29,8 @@ export class QuizPanel {
    * root: the panel's element; role: "teacher" | "student"; call(event, payload) -> ack;
    * settings(): the room's demo settings now (the board's size); identity: the student's
    * RoomIdentity; onHeat(heat): the teacher's tally for the demo's board; onState(state):
-   * a state an answer carried; onQuestion(): a question was asked; onChange(): the panel
+   * a state an answer carried; onQuestion(): a question was asked; onOk(): an action of
+   * this page's succeeded (a refusal's words elsewhere can go); onChange(): the panel
    * redrew (the student's sheet follows it).
    */
   constructor(
@@ -42,11 +43,12 @@ export class QuizPanel {
       onHeat = () => {},
       onState = () => {},
       onQuestion = () => {},
+      onOk = () => {},
       onChange = () => {},
     },
   ) {
     Object.assign(this, { root, role, call, settings, identity });
-    Object.assign(this, { onHeat, onState, onQuestion, onChange });
+    Object.assign(this, { onHeat, onState, onQuestion, onOk, onChange });
     this.$ = (selector) => root.querySelector(selector);
     this.board = new Board(this.$(".q-board"), {
       kind: "puzzle",
@@ -168,6 +170,7 @@ export class QuizPanel {
 
   _ok() {
     this.problem = "";
+    this.onOk();
   }
 
   // -------------------------------------------------------------- the room's events

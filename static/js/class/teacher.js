@@ -76,7 +76,8 @@ const handout = new Handout({
   page,
   call,
   onHanded: () => {
-    if (quiz.view.question) return; // an open question keeps its panel
+    showError("");
+    if (quiz.view.question && !quiz.view.reveal) return; // an open question keeps its panel
     tabs.select("board");
   },
 });
@@ -190,10 +191,8 @@ const quiz = new QuizPanel($("#c-quiz"), {
     controls.resume(state);
     follower.adoptState(state);
   },
-  onQuestion: () => {
-    showError("");
-    tabs.select("quiz");
-  },
+  onQuestion: () => tabs.select("quiz"),
+  onOk: () => showError(""), // a refusal's words stay only until something works
 });
 quiz.playing = () => transport.playing && !follower.atEnd;
 

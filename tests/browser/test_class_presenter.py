@@ -1,0 +1,108 @@
+"""The teacher's presenter view: once the demo runs, the board, the narration (the lane's
+and the guided lesson's), the transport, the join code and the open panel (the quiz with its
+tally, or the puzzle's leaderboard) share one screen: at 1280x800, at 1920x1080 and in the
+projector view at 1920x1080, in both languages. tests/browser/presenter.py measures it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from server.engine.board import Board
+from server.engine.search import solve
+
+from .conftest import playwright_sync
+from .presenter import check_presenter
+from .test_class import PHONE, open_setup, settled
+
+expect = playwright_sync.expect
+
+pytestmark = pytest.mark.browser
+
+LAPTOP = {"width": 1280, "height": 800}
+BIG = {"width": 1920, "height": 1080}
+SCREENS = (("1280x800", LAPTOP, False), ("1920x1080", BIG, False), ("projector", BIG, True))
+LOCALES = {"zh": "zh-CN", "en": "en-US"}
+QUIZ_PARTS = ("ask", "reveal", "quiz-status", "meter", "tally", "lesson-text", "lesson-next")
+ROOM_PARTS = ("code", "link", "students", "back", "play", "step", "end", "speed")
+
+
+def every_screen(teacher, panel: str, parts: tuple, shots, name: str) -> None:
+    """The presenter view checked on the laptop, the big screen and the projector view."""
+    body = teacher.locator("body")
+    for screen, viewport, projector in SCREENS:
+        teacher.set_viewport_size(viewport)
+        if projector:
+            teacher.keyboard.press("p")
+            expect(body).to_have_attribute("data-projector", "on")
+        where = f"{name} at {screen}"
+        check_presenter(teacher, panel, lesson=True, parts=ROOM_PARTS + parts, where=where)
+        teacher.screenshot(path=str(shots / f"class-presenter-{name}-{screen}.png"))
+        if projector:
+            teacher.keyboard.press("Escape")
+            expect(body).to_have_attribute("data-projector", "off")
+    teacher.set_viewport_size(LAPTOP)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_presenter_view_fits_one_screen(new_page, artifacts, lang):
+    teacher = new_page(viewport=LAPTOP, locale=LOCALES[lang])
+    teacher.goto(f"/class/new?lang={lang}")
+    teacher.click("#c-open")
+    room = teacher.locator("#class")
+    expect(room).to_have_attribute("data-connection", "joined")
+    code = room.get_attribute("data-code")
+    student = new_page(**PHONE, locale=LOCALES[lang])
+    student.goto(f"/class/{code}?lang={lang}")
+    expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
+
+    # The guided lesson, its DFS chapter (5x5 plain backtracking) at its second step: the
+    # setup folds away once it runs.
+    setup = teacher.locator("#c-setup")
+    expect(setup).to_have_attribute("open", "")
+    teacher.select_option("#c-lesson-select", "dfs")
+    teacher.click("#c-lesson-start")
+    expect(setup).not_to_have_attribute("open", "")
+    teacher.click('#c-lesson [data-lesson="next"]')
+    expect(teacher.locator("#c-lesson")).to_have_attribute("data-step", "2")
+    settled(teacher)
+
+    # A question, answered on the phone: the tally comes in.
+    teacher.click("#q-ask")
+    expect(teacher.locator("#c-quiz")).to_have_attribute("data-phase", "open")
+    expect(student.locator("#q-sheet")).to_be_visible()
+    student.fill("#q-name", "Ann")
+    student.click("#q-name-form button[type=submit]")
+    student.locator('#c-quiz .q-board .sq[data-state="legal"]').first.click()
+    expect(teacher.locator("#c-quiz .q-distribution li")).to_have_count(1)
+    every_screen(teacher, "quiz", QUIZ_PARTS, artifacts, f"open-{lang}")
+
+    # Revealed, with why: the tallest the quiz gets.
+    teacher.click("#q-reveal")
+    expect(teacher.locator("#c-quiz")).to_have_attribute("data-phase", "revealed")
+    teacher.click("#q-why")
+    expect(teacher.locator("#c-quiz .q-why")).to_be_visible()
+    every_screen(teacher, "quiz", ("quiz-status", "lesson-text"), artifacts, f"why-{lang}")
+
+    # A puzzle handed out from the setup, and won on the phone: the leaderboard shows.
+    open_setup(teacher)
+    teacher.fill('#c-puzzle-form input[name="rows"]', "5")
+    teacher.fill('#c-puzzle-form input[name="cols"]', "5")
+    teacher.click("#c-puzzle-go")
+    expect(room).to_have_attribute("data-panel", "board")
+    teacher.click("#c-setup summary")
+    expect(setup).not_to_have_attribute("open", "")
+    student.click("#q-close")
+    student.click("#c-tab-puzzle")
+    expect(student.locator("#c-name")).to_be_hidden()  # the name given to the quiz serves
+    student.click("#c-try")
+    cell = '#c-puzzle-board .sq[data-row="{}"][data-col="{}"]'
+    for sq in solve(Board(5, 5), 20).tour[1:]:  # a1 is row 4, column 0
+        student.click(cell.format(*divmod(sq, 5)))
+        expect(student.locator(cell.format(*divmod(sq, 5)))).to_have_attribute(
+            "data-state", "current"
+        )
+    rows = teacher.locator("#c-leaderboard tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.locator("td").nth(1)).to_have_text("Ann")
+    every_screen(teacher, "leaderboard", ("puzzle-now", "first-solver"), artifacts, f"board-{lang}")
