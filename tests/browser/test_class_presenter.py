@@ -1,7 +1,8 @@
 """The teacher's presenter view: once the demo runs, the board, the narration (the lane's
 and the guided lesson's), the transport, the join code and the open panel (the quiz with its
 tally, or the puzzle's leaderboard) share one screen: at 1280x800, at 1920x1080 and in the
-projector view at 1920x1080, in both languages. tests/browser/presenter.py measures it.
+projector view at 1920x1080 (no text under 24 px there), in both languages.
+tests/browser/presenter.py measures it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from server.engine.search import solve
 from .conftest import playwright_sync
 from .presenter import check_presenter
 from .test_class import PHONE, open_setup, settled
+from .test_projector import small_texts
 
 expect = playwright_sync.expect
 
@@ -39,6 +41,7 @@ def every_screen(teacher, panel: str, parts: tuple, shots, name: str) -> None:
         check_presenter(teacher, panel, lesson=True, parts=ROOM_PARTS + parts, where=where)
         teacher.screenshot(path=str(shots / f"class-presenter-{name}-{screen}.png"))
         if projector:
+            assert small_texts(teacher) == [], where  # read from the back row
             teacher.keyboard.press("Escape")
             expect(body).to_have_attribute("data-projector", "off")
     teacher.set_viewport_size(LAPTOP)
