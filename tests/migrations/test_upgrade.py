@@ -126,7 +126,12 @@ def quiz_in(app, code: str) -> None:
         index = next(i for i in range(1, 40) if len(walk(room, i + 1)) > len(walk(room, i)))
         room.idx, room.playing = index, False  # paused there
         db.session.commit()
-        question = quiz.ask(room, classes.now(), lambda at: demo.snapshot(at, ahead=1))
+        counts = demo.demo.counts
+
+        def find(start: int) -> quiz.Found:
+            return quiz.first_question(demo.snapshot(start, tail=0, ahead=40), counts)
+
+        question = quiz.ask(room, classes.now(), find).question
         assert question.idx == index and room.held_at == index
         student, _key = quiz.enter(room, QuizEnterMessage(name="升级生"), classes.now())
         request = QuizAnswerMessage(question=question.number, square=walk(room, index + 1)[-1])
