@@ -159,7 +159,10 @@ def check_presenter(
         part = got["parts"][name]
         if block not in needed or part is None:
             continue
-        assert inside(part, blocks[block]), f"{where}: {name} is not shown whole in {block}"
+        assert inside(part, blocks[block]), (
+            f"{where}: {name} is not shown whole in {block}: {part} in {blocks[block]}; "
+            f"{ {k: round(v['bottom'] - v['top']) for k, v in blocks.items()} }"
+        )
         assert inside(part, view), f"{where}: {name} leaves the viewport"
     assert got["page"]["height"] <= got["view"]["height"], f"{where}: the page scrolls"
     assert got["page"]["width"] <= got["view"]["width"], f"{where}: the page is too wide"

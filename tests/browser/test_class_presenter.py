@@ -93,8 +93,7 @@ def test_the_presenter_view_fits_one_screen(new_page, artifacts, lang):
     teacher.fill('#c-puzzle-form input[name="cols"]', "5")
     teacher.click("#c-puzzle-go")
     expect(room).to_have_attribute("data-panel", "board")
-    teacher.click("#c-setup summary")
-    expect(setup).not_to_have_attribute("open", "")
+    expect(setup).not_to_have_attribute("open", "")  # folded again once it is handed out
     student.click("#q-close")
     student.click("#c-tab-puzzle")
     expect(student.locator("#c-name")).to_be_hidden()  # the name given to the quiz serves

@@ -18,3 +18,14 @@ test("the setup is open to set a demo up, folds once it runs, and stays as the t
   fold.follow("running");
   assert.equal(details.open, false);
 });
+
+test("a chapter or a puzzle picked in it folds it, but not while the demo is being set up", () => {
+  const details = { open: true };
+  const fold = new SetupFold(details);
+  fold.done(); // a puzzle handed out before any demo: the demo's form is still needed
+  assert.equal(details.open, true);
+  fold.follow("running");
+  details.open = true;
+  fold.done();
+  assert.equal(details.open, false);
+});

@@ -53,12 +53,27 @@ export class SetupFold {
     this.phase = "setup";
   }
 
+  /** Something picked in it took effect (a chapter, a puzzle): fold it, unless setting up. */
+  done() {
+    if (this.phase !== "setup") this._fold();
+  }
+
   /** Every frame: the page's phase (setup | running | finished). */
   follow(phase) {
     if (phase === this.phase) return;
     const started = this.phase === "setup";
     this.phase = phase;
     if (phase === "setup") this.details.open = true;
-    else if (started) this.details.open = false;
+    else if (started) this._fold();
+  }
+
+  /** Fold; the focus in it goes to its button (so the page's keys work again). */
+  _fold() {
+    const { details } = this;
+    const focused = globalThis.document?.activeElement;
+    if (details.open && focused && details.contains?.(focused)) {
+      details.querySelector("summary").focus();
+    }
+    details.open = false;
   }
 }

@@ -77,6 +77,7 @@ const handout = new Handout({
   call,
   onHanded: () => {
     showError("");
+    setupFold.done();
     if (quiz.view.question && !quiz.view.reveal) return; // an open question keeps its panel
     tabs.select("board");
   },
@@ -97,6 +98,7 @@ const lessonDriver = new LessonDriver({
       return;
     }
     showError("");
+    setupFold.done();
     fillForm(ack.state.settings); // the chapter's demo, on the form as if picked by hand
     if (!stage.drawing) stage.resume();
     page.dataset.phase = "running";
