@@ -59,8 +59,16 @@ def test_the_presenter_view_fits_one_screen(new_page, artifacts, lang):
     student.goto(f"/class/{code}?lang={lang}")
     expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
 
-    # The guided lesson, its DFS chapter (5x5 plain backtracking) at its second step: the
-    # setup folds away once it runs.
+    # The QR code on demand, large enough to scan from the room.
+    teacher.click("#c-qr-open")
+    qr = teacher.locator("#c-qr-box .c-qr")
+    expect(qr).to_be_visible()
+    assert qr.bounding_box()["width"] >= 400
+    teacher.keyboard.press("Escape")
+    expect(qr).to_be_hidden()
+
+    # The guided lesson, its DFS chapter (5x5 plain backtracking) at its third step (the
+    # longest narration of the lesson, in both languages): the setup folds once it runs.
     setup = teacher.locator("#c-setup")
     expect(setup).to_have_attribute("open", "")
     teacher.select_option("#c-lesson-select", "dfs")
@@ -68,6 +76,8 @@ def test_the_presenter_view_fits_one_screen(new_page, artifacts, lang):
     expect(setup).not_to_have_attribute("open", "")
     teacher.click('#c-lesson [data-lesson="next"]')
     expect(teacher.locator("#c-lesson")).to_have_attribute("data-step", "2")
+    teacher.click('#c-lesson [data-lesson="next"]')
+    expect(teacher.locator("#c-lesson")).to_have_attribute("data-step", "3")
     settled(teacher)
 
     # A question, answered on the phone: the tally comes in.
