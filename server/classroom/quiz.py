@@ -39,6 +39,8 @@ from .models import ClassRoom, QuizAnswer, QuizQuestion, QuizStudent
 from .service import ClassError, room_index, settings_of
 
 KEY_BYTES = 18
+PREPARE_SECONDS = 0.5  # computing a question may take before the ask is answered ``busy``
+HELD_SECONDS = 0.05  # ... and, while the room's row is locked, what is left of it
 
 
 # -- students -------------------------------------------------------------------------------
@@ -153,9 +155,12 @@ def ask(room: ClassRoom, at: float, find, *, play: bool = False) -> Asked:
     """A new question at the first position, from where the class stands, that nobody
     holds the answer of: where the class is, or as far as it has been sent.
 
-    ``find(start)`` is the demo's first :class:`Found` at or after ``start`` (computed
-    if the search has not got there; never sent to anyone); it raises ``cannot-ask``
-    when the search has no move left, or ``busy`` while it is still far behind.
+    ``find(start, seconds)`` is the demo's first :class:`Found` at or after ``start``
+    (computed, for at most ``seconds``, if the search has not got there; never sent to
+    anyone); it raises ``cannot-ask`` when the search has no move left, or ``busy``
+    while it is still far behind.  It is called once before the transaction, which
+    computes what the question needs while no lock is held, and once inside it, where
+    that is done (a feed sending meanwhile only moves the mark over what was computed).
 
     The class is moved there: paused at once (``play`` False), or playing on at its
     speed until it reaches the question (``play``).  One transaction: the hold is taken
@@ -170,6 +175,8 @@ def ask(room: ClassRoom, at: float, find, *, play: bool = False) -> Asked:
         raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
     if settings_of(room)["algorithm"] == "construct":
         raise ClassError("cannot-ask", "class.error.cannot-ask.construct")
+    find(max(room_index(room, at, held=False), room.sent_upto), PREPARE_SECONDS)
+    db.session.rollback()  # no read transaction left open while the hold is taken
     try:
         return _ask_held(room, at, find, play)
     except BaseException:
@@ -190,7 +197,7 @@ def _ask_held(room: ClassRoom, at: float, find, play: bool) -> Asked:
     db.session.refresh(room)  # the row as this transaction holds it
     board = room_index(room, at, held=False)  # where the class stands
     start = max(board, room.sent_upto)  # nobody holds anything from here on
-    found = find(start)
+    found = find(start, HELD_SECONDS)  # computed already, but for what was sent meanwhile
     settings = settings_of(room)
     move = found.move
     why = {

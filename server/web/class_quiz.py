@@ -9,6 +9,7 @@ and broadcasts: ``quiz_question``, ``quiz_reveal`` and ``quiz_why`` to the whole
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from flask import current_app, request
 
@@ -99,7 +100,7 @@ def on_quiz_ask(self, payload):
     if feed is None:  # pragma: no cover - the teacher's own join started it
         raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
     code = room.code
-    asked = quiz.ask(room, service.now(), lambda start: feed.find_question(room, start), play=play)
+    asked = quiz.ask(room, service.now(), partial(feed.find_question, room), play=play)
     _hub().broadcast_state(code)
     self._to_room(
         "quiz_question", {**quiz.public_question(asked.question), "moved": asked.moved}, code

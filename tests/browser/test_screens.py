@@ -9,13 +9,22 @@ A minute of chromium: run on demand (``make screens``), not by ``make test``.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pytest
 
 from server.engine.board import Board
 from server.engine.search import solve
+from tests.support.pages import (
+    SIZES,
+    SQUARE,
+    api,
+    open_class_page,
+    play_page,
+    start_class_demo,
+    watch_at,
+    won_puzzle_replay,
+)
 
 from .conftest import ARTIFACTS, playwright_sync
 
@@ -26,12 +35,7 @@ pytestmark = [
     pytest.mark.skipif(not os.environ.get("SCREENS"), reason="make screens takes these"),
 ]
 
-SIZES = {
-    "phone": {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True},
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-}
 PROJECTOR = {"width": 1920, "height": 1080}
-SQUARE = '{board} .sq[data-row="{row}"][data-col="{col}"]'
 PLAY_OPENING = [(7, 0), (5, 1), (3, 0), (1, 1), (0, 3)]
 SHOW_ME_FROM = [(5, 7), (3, 6), (1, 7), (2, 5), (0, 6)]
 
@@ -49,50 +53,6 @@ def shoot(page, folder: Path, name: str) -> None:
     page.screenshot(path=str(folder / f"{name}.png"))
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], name
-
-
-def api(page, method: str, path: str, body: dict | None = None) -> dict:
-    return page.evaluate(
-        """async ([method, path, body]) => {
-            const init = {method, headers: {"Content-Type": "application/json"}};
-            if (body) init.body = JSON.stringify(body);
-            return (await fetch(path, init)).json();
-        }""",
-        [method, path, body],
-    )
-
-
-def play_page(page, rows: int, moves) -> None:
-    """A Play game made through the API, then opened as a reload would."""
-    page.goto("/?lang=en")
-    expect(page.locator("body")).to_have_attribute("data-ready", "true")
-    game = api(page, "POST", "/api/games", {"rows": rows, "cols": rows, "closed": False})
-    for row, col in moves:
-        api(page, "POST", f"/api/games/{game['id']}/moves", {"row": row, "col": col})
-    page.evaluate("id => localStorage.setItem('knights-tour.game', id)", game["id"])
-    page.reload()
-    expect(page.locator("body")).to_have_attribute("data-ready", "true")
-
-
-def stat(page, name: str) -> int:
-    text = page.locator(f"[data-side=a] [data-stat={name}]").text_content()
-    return int(re.sub(r"\D", "", text) or 0)
-
-
-def watch_at(page, query: str, shown: int) -> None:
-    """The Watch page paused after exactly ``shown`` events."""
-    page.goto(f"/watch?lang=en{query}&speed=1&go=1")
-    page.wait_for_selector("[data-side=a][data-status=running]")
-    page.click("[data-action=play]")
-    page.wait_for_function(
-        "() => document.querySelector('[data-side=a] [data-stat=received]').textContent !== '0'"
-    )
-    for _ in range(200):
-        now = stat(page, "shown")
-        if now == shown:
-            return
-        page.click("[data-action=step]" if now < shown else "[data-action=back]")
-    raise AssertionError("could not reach the position")
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -150,19 +110,14 @@ def test_class_entry_pages(new_page, screens, size):
 
 def test_class_teacher_and_students(new_page, screens):
     teacher = new_page(**SIZES["desktop"])
-    teacher.goto("/class/new?lang=en")
-    teacher.click("#c-open")
+    code = open_class_page(teacher)
     room = teacher.locator("#class")
-    expect(room).to_have_attribute("data-connection", "joined")
-    code = teacher.get_attribute("#class", "data-code")
     students = {size: new_page(**SIZES[size]) for size in SIZES}
     for student in students.values():
         student.goto(f"/class/{code}?lang=en")
         expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
 
-    teacher.locator("label.chip", has_text="6×6").click()
-    teacher.click(SQUARE.format(board=".c-lane", row=0, col=0))
-    teacher.click("#c-go")
+    start_class_demo(teacher, "6×6")
     expect(room).to_have_attribute("data-follow", "ended")  # 36 moves: over at once
     expect(room).to_have_attribute("data-playing", "false")  # the page paused at the end
     expect(room).to_have_attribute("data-pending", "0")
@@ -204,11 +159,8 @@ def test_class_teacher_and_students(new_page, screens):
 def test_class_quiz(new_page, screens, lang):
     """A question open (answers coming in), then revealed with why, on every page."""
     teacher = new_page(**SIZES["desktop"])
-    teacher.goto(f"/class/new?lang={lang}")
-    teacher.click("#c-open")
+    code = open_class_page(teacher, lang)
     room = teacher.locator("#class")
-    expect(room).to_have_attribute("data-connection", "joined")
-    code = teacher.get_attribute("#class", "data-code")
     students = {size: new_page(**SIZES[size]) for size in SIZES}
     for student in students.values():
         student.goto(f"/class/{code}?lang={lang}")
@@ -260,11 +212,8 @@ def test_class_lesson(new_page, screens, lang):
     """The guided lesson run in a class: a student's phone on the DFS chapter's second step,
     the teacher's presenter view and its projector view."""
     teacher = new_page(**SIZES["desktop"])
-    teacher.goto(f"/class/new?lang={lang}")
-    teacher.click("#c-open")
-    expect(teacher.locator("#class")).to_have_attribute("data-connection", "joined")
+    code = open_class_page(teacher, lang)
     shoot(teacher, screens, f"class-setup-teacher-desktop-{lang}")
-    code = teacher.get_attribute("#class", "data-code")
     student = new_page(**SIZES["phone"])
     student.goto(f"/class/{code}?lang={lang}")
     expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
@@ -399,20 +348,6 @@ def test_editor(new_page, screens, size, lang):
 
 
 # ---------------------------------------------------------------- shapes and levels (issue 15)
-def _won_puzzle_replay(page, code: str) -> str:
-    """A game of ``code`` won through the API by the engine's witness; its replay id."""
-    from tests.witness import checked_witness
-
-    puzzle, witness = checked_witness(code)
-    game = api(page, "POST", "/api/games", {"puzzle": code})
-    cols = puzzle.shape.cols
-    for sq in witness:
-        row, col = divmod(sq, cols)
-        game = api(page, "POST", f"/api/games/{game['id']}/moves", {"row": row, "col": col})
-    assert game["status"] == "won", game["status"]
-    return api(page, "POST", f"/api/games/{game['id']}/replay", {})["id"]
-
-
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
 def test_level_map_and_a_level(new_page, screens, size, lang):
@@ -431,7 +366,7 @@ def test_daily_replay_svg_and_worksheet(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
     page.goto(f"/daily?lang={lang}")
     shoot(page, screens, f"daily-{size}-{lang}")
-    replay = _won_puzzle_replay(page, "6x6:a1,a6,c3,c4.o")
+    replay = won_puzzle_replay(page, "6x6:a1,a6,c3,c4.o")
     page.goto(f"/replay/{replay}?lang={lang}")
     shoot(page, screens, f"replay-{size}-{lang}")
     page.goto(f"/replay/{replay}.svg")

@@ -128,7 +128,7 @@ def quiz_in(app, code: str) -> None:
         db.session.commit()
         counts = demo.demo.counts
 
-        def find(start: int) -> quiz.Found:
+        def find(start: int, seconds: float) -> quiz.Found:
             return quiz.first_question(demo.snapshot(start, tail=0, ahead=40), counts)
 
         question = quiz.ask(room, classes.now(), find).question

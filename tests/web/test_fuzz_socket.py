@@ -89,7 +89,11 @@ SEED = int(os.environ.get("FUZZ_SEED") or random.SystemRandom().randrange(2**32)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     # the class fuzz opens many rooms; X-Forwarded-* headers are believed (one proxy)
-    env = {"RATE_LIMIT_CLASS_ROOMS": "1000/minute", "PROXY_FIX": "1"}
+    env = {
+        "RATE_LIMIT_CLASS_ROOMS": "1000/minute",
+        "RATE_LIMIT_CLASS_ROOMS_DEVICE": "1000/minute",
+        "PROXY_FIX": "1",
+    }
     (proc,) = start_servers(tmp_path_factory.mktemp("fuzz"), 1, env=env)
     yield proc
     proc.stop()

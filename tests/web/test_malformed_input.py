@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    env = {"RATE_LIMIT_CLASS_ROOMS": "1000/minute"}
+    env = {"RATE_LIMIT_CLASS_ROOMS": "1000/minute", "RATE_LIMIT_CLASS_ROOMS_DEVICE": "0"}
     (proc,) = start_servers(tmp_path_factory.mktemp("malformed"), 1, env=env)
     yield proc
     proc.stop()

@@ -207,6 +207,16 @@ export class Lane {
     this.onLanded?.(snapshot);
   }
 
+  /**
+   * Count a frame of playback, `dt` seconds ending at `now` (ms): the elapsed time and the
+   * events per second move while the page's clock plays this lane's run. Every page that
+   * plays lanes calls it once a frame, whoever drives its clock.
+   */
+  countPlayback(now, dt, playing) {
+    if (playing && this.active) this.stats.tick(now, dt, this.player.frontier);
+    else if (this.stats.idle()) this.changed = true;
+  }
+
   /** Keep about `window` events in flight. */
   setWindow(window) {
     this.feed.setWindow(window);
