@@ -2,7 +2,8 @@
 and the guided lesson's), the transport, the join code and the open panel (the quiz with its
 tally, or the puzzle's leaderboard) share one screen: at 1280x800, at 1920x1080 and in the
 projector view at 1920x1080 (no text under 24 px there), in both languages.
-tests/browser/presenter.py measures it.
+tests/browser/presenter.py measures it; axe-core reads the teacher's page and the student's
+sheet with a question open (test_a11y.py reads the pages before any question).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from server.engine.search import solve
 
 from .conftest import playwright_sync
 from .presenter import check_presenter
+from .test_a11y import audit, report
 from .test_class import PHONE, open_setup, settled
 from .test_projector import small_texts
 
@@ -49,13 +51,14 @@ def every_screen(teacher, panel: str, parts: tuple, shots, name: str) -> None:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_presenter_view_fits_one_screen(new_page, artifacts, lang):
-    teacher = new_page(viewport=LAPTOP, locale=LOCALES[lang])
+    # bypass_csp: axe goes in as an inline script (test_a11y.py)
+    teacher = new_page(viewport=LAPTOP, locale=LOCALES[lang], bypass_csp=True)
     teacher.goto(f"/class/new?lang={lang}")
     teacher.click("#c-open")
     room = teacher.locator("#class")
     expect(room).to_have_attribute("data-connection", "joined")
     code = room.get_attribute("data-code")
-    student = new_page(**PHONE, locale=LOCALES[lang])
+    student = new_page(**PHONE, locale=LOCALES[lang], bypass_csp=True)
     student.goto(f"/class/{code}?lang={lang}")
     expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
 
@@ -88,6 +91,9 @@ def test_the_presenter_view_fits_one_screen(new_page, artifacts, lang):
     student.click("#q-name-form button[type=submit]")
     student.locator('#c-quiz .q-board .sq[data-state="legal"]').first.click()
     expect(teacher.locator("#c-quiz .q-distribution li")).to_have_count(1)
+    found: dict[str, list] = {}
+    audit(teacher, "the teacher's page, a question open", found)
+    audit(student, "the student's sheet, answered", found)
     every_screen(teacher, "quiz", QUIZ_PARTS, artifacts, f"open-{lang}")
 
     # Revealed, with why: the tallest the quiz gets.
@@ -96,6 +102,7 @@ def test_the_presenter_view_fits_one_screen(new_page, artifacts, lang):
     teacher.click("#q-why")
     expect(teacher.locator("#c-quiz .q-why")).to_be_visible()
     every_screen(teacher, "quiz", ("quiz-status", "lesson-text"), artifacts, f"why-{lang}")
+    audit(student, "the student's sheet, revealed with why", found)
 
     # A puzzle handed out from the setup, and won on the phone: the leaderboard shows.
     open_setup(teacher)
@@ -118,3 +125,5 @@ def test_the_presenter_view_fits_one_screen(new_page, artifacts, lang):
     expect(rows).to_have_count(1)
     expect(rows.locator("td").nth(1)).to_have_text("Ann")
     every_screen(teacher, "leaderboard", ("puzzle-now", "first-solver"), artifacts, f"board-{lang}")
+    audit(teacher, "the teacher's page, the leaderboard", found)
+    assert not found, report(found)
