@@ -66,11 +66,14 @@ export function showQuiz(
   }
   if (why) {
     markSearch(state, { candidates: why.candidates, counts: why.onward, tried: why.tried });
+    // Only a waiting candidate's name says its number (board/labels.js): the tried ones and
+    // the move made show theirs in the why's list, not on the board.
+    for (const sq of why.candidates.slice(0, why.tried + 1)) state.notes[sq] = -1;
   }
   if (mine !== null && mine !== undefined && (!reveal || mine !== reveal.answer)) {
     mark(state, mine, reveal ? MARK.dead : MARK.candidate);
   }
-  if (reveal) mark(state, reveal.answer, MARK.legal, why ? state.notes[reveal.answer] : -1);
+  if (reveal) mark(state, reveal.answer, MARK.legal);
 }
 
 /** The student's outcome once revealed: "right" | "wrong" | "none" (no answer); null before. */
