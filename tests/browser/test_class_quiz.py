@@ -133,6 +133,13 @@ def test_three_students_answer_in_the_sheet_and_see_the_reveal_there(new_page, a
     expect(students[2].locator("#q-bar")).to_have_attribute("data-state", "closed")
     teacher.click("#q-reveal")
     expect(teacher.locator("#c-quiz")).to_have_attribute("data-phase", "revealed")
+    # the projected board rings the right square over the class's distribution
+    lane = teacher.locator(".c-lane .board")
+    expect(lane.locator('.sq[data-hint="true"]')).to_have_count(1)
+    row, col = divmod(right, STRAIGHT["cols"])
+    ringed = lane.locator(f'.sq[data-row="{row}"][data-col="{col}"]')
+    expect(ringed).to_have_attribute("data-hint", "true")
+    expect(lane).to_have_attribute("data-heat", "true")
     teacher.click("#q-why")
     for student, name in zip(students, names, strict=True):
         quiz = student.locator("#c-quiz")

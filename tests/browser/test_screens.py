@@ -25,6 +25,7 @@ from tests.support.pages import (
     watch_at,
     won_puzzle_replay,
 )
+from tests.witness import checked_witness
 
 from .conftest import ARTIFACTS, playwright_sync
 
@@ -366,7 +367,7 @@ def test_daily_replay_svg_and_worksheet(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
     page.goto(f"/daily?lang={lang}")
     shoot(page, screens, f"daily-{size}-{lang}")
-    replay = won_puzzle_replay(page, "6x6:a1,a6,c3,c4.o")
+    replay = won_puzzle_replay(page, "6x6:a1,a6,c3,c4.o", checked_witness("6x6:a1,a6,c3,c4.o"))
     page.goto(f"/replay/{replay}?lang={lang}")
     shoot(page, screens, f"replay-{size}-{lang}")
     page.goto(f"/replay/{replay}.svg")

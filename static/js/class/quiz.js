@@ -28,7 +28,8 @@ export class QuizPanel {
   /**
    * root: the panel's element; role: "teacher" | "student"; call(event, payload) -> ack;
    * settings(): the room's demo settings now (the board's size); identity: the student's
-   * RoomIdentity; onHeat(heat): the teacher's tally for the demo's board; onState(state):
+   * RoomIdentity; onHeat(heat): the teacher's tally for the demo's board; onAnswer(sq):
+   * the revealed answer to ring on it (-1: none); onState(state):
    * a state an answer carried; onQuestion(): a question was asked; onOk(): an action of
    * this page's succeeded (a refusal's words elsewhere can go); onChange(): the panel
    * redrew (the student's sheet follows it).
@@ -41,6 +42,7 @@ export class QuizPanel {
       settings,
       identity = null,
       onHeat = () => {},
+      onAnswer = () => {},
       onState = () => {},
       onQuestion = () => {},
       onOk = () => {},
@@ -48,7 +50,7 @@ export class QuizPanel {
     },
   ) {
     Object.assign(this, { root, role, call, settings, identity });
-    Object.assign(this, { onHeat, onState, onQuestion, onOk, onChange });
+    Object.assign(this, { onHeat, onAnswer, onState, onQuestion, onOk, onChange });
     this.$ = (selector) => root.querySelector(selector);
     this.board = new Board(this.$(".q-board"), {
       kind: "puzzle",
@@ -264,11 +266,14 @@ export class QuizPanel {
       legal: !teacher && Boolean(this.identity?.entered),
     });
     this.board.draw();
-    // the teacher's tally is drawn on the demo's own board (onHeat); the why as a list
+    // the teacher's tally is drawn on the demo's own board (onHeat), live until the reveal,
+    // then the class's distribution with the right square ringed, for the projector; the
+    // why as a list
     this.board.root.hidden = teacher || !question;
     if (teacher) {
-      const counts = question && !reveal ? view.tally?.tally : null; // live, until the reveal
+      const counts = question ? (reveal ? reveal.distribution : view.tally?.tally) : null;
       this.onHeat(counts?.length ? tallyHeat(counts, size.rows * size.cols) : null);
+      this.onAnswer(question && reveal ? reveal.answer : -1);
     }
     this._movedLine();
     this.say(this.problem || this._words(view), Boolean(this.problem));

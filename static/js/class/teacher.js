@@ -189,6 +189,7 @@ const quiz = new QuizPanel($("#c-quiz"), {
   call,
   settings: () => follower.state?.settings,
   onHeat: (heat) => lane.setOverlay(heat),
+  onAnswer: (sq) => lane.setAnswer(sq),
   onState: (state) => {
     controls.resume(state);
     follower.adoptState(state);
