@@ -24,6 +24,7 @@ from tests.support.pages import (
     start_class_demo,
     won_puzzle_replay,
 )
+from tests.witness import checked_witness
 
 from .conftest import ROOT, playwright_sync
 
@@ -155,7 +156,7 @@ def test_no_serious_violation_on_any_page(new_page, axe_script, lang, size, sche
     visit("/class/new")
     audit(page, "/class/new", found)
 
-    replay = won_puzzle_replay(page, PUZZLE)
+    replay = won_puzzle_replay(page, PUZZLE, checked_witness(PUZZLE))
     visit(f"/replay/{replay}")
     expect(page.locator("#replay-page")).not_to_have_attribute("data-state", "loading")
     audit(page, "/replay/<id>", found)

@@ -38,7 +38,8 @@ HIT_TEST = """(selector) => {
   };
   for (const el of all) el.style.setProperty("pointer-events", hittable(el), "important");
   const what = (el) => {
-    if (!el) return "nothing";
+    // off screen, or under the page's own bars
+    if (!el || !boards.some((board) => board.contains(el))) return "outside";
     if (el.closest(".knight")) return "knight";
     if (el.closest(".board-lines")) return "line";
     if (el.closest(".num")) return "number";
@@ -65,7 +66,8 @@ HIT_TEST = """(selector) => {
       number: num.textContent,
       state: sq.dataset.state,
       ghost: sq.dataset.ghost === "true",
-      hits: hits.filter((hit) => hit !== "number"),
+      hits: hits.filter((hit) => hit !== "number" && hit !== "outside"),
+      checked: hits.filter((hit) => hit !== "outside").length,
       under: [...new Set(under)],
     });
   }
@@ -131,6 +133,8 @@ def seek(page, index: int) -> None:
 
 
 def hit_test(page, selector: str) -> list[dict]:
+    """The board in the middle of the screen (clear of the page's sticky bars), hit tested."""
+    page.evaluate("(s) => document.querySelector(s).scrollIntoView({block: 'center'})", selector)
     return page.evaluate(HIT_TEST, selector)
 
 
@@ -140,6 +144,8 @@ def contrast(page, selector: str) -> list[dict]:
 
 def assert_above_everything(found: list[dict]) -> None:
     assert found, "no number on the board"
+    unseen = [f["number"] for f in found if f["checked"] < 5]
+    assert not unseen, f"numbers the hit test could not reach on screen: {unseen}"
     hidden = [f for f in found if f["hits"]]
     assert not hidden, f"numbers with something drawn over their digits: {hidden}"
 

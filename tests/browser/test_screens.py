@@ -25,6 +25,7 @@ from tests.support.pages import (
     watch_at,
     won_puzzle_replay,
 )
+from tests.witness import checked_witness
 
 from .conftest import ARTIFACTS, playwright_sync
 
@@ -35,6 +36,7 @@ pytestmark = [
     pytest.mark.skipif(not os.environ.get("SCREENS"), reason="make screens takes these"),
 ]
 
+PROJECTOR = {"width": 1920, "height": 1080}
 PLAY_OPENING = [(7, 0), (5, 1), (3, 0), (1, 1), (0, 3)]
 SHOW_ME_FROM = [(5, 7), (3, 6), (1, 7), (2, 5), (0, 6)]
 
@@ -130,10 +132,12 @@ def test_class_teacher_and_students(new_page, screens):
     for student in students.values():
         expect(student.locator("#class")).to_have_attribute("data-pos", "30")
 
+    teacher.click("#c-setup summary")  # folded once the demo ran
     teacher.fill('#c-puzzle-form input[name="rows"]', "5")
     teacher.fill('#c-puzzle-form input[name="cols"]', "5")
     teacher.click("#c-puzzle-go")
     expect(teacher.locator("#c-puzzle-now")).to_be_visible()
+    expect(teacher.locator("#c-setup")).not_to_have_attribute("open", "")
     shoot(teacher, screens, "class-teacher-desktop")
     teacher.set_viewport_size(SIZES["phone"]["viewport"])
     shoot(teacher, screens, "class-teacher-phone")
@@ -159,12 +163,9 @@ def test_class_quiz(new_page, screens, lang):
     code = open_class_page(teacher, lang)
     room = teacher.locator("#class")
     students = {size: new_page(**SIZES[size]) for size in SIZES}
-    for size, student in students.items():
+    for student in students.values():
         student.goto(f"/class/{code}?lang={lang}")
         expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
-        student.fill("#q-name", {"phone": "Ann", "desktop": "李雷"}[size])
-        student.click("#q-name-form button[type=submit]")
-        expect(student.locator("#q-name-form")).to_be_hidden()
 
     teacher.locator("label.chip", has_text="8×8").click()
     teacher.check('input[name="algorithm"][value="warnsdorff"]', force=True)
@@ -186,7 +187,11 @@ def test_class_quiz(new_page, screens, lang):
     right, here = walker_path[-1], walker_path[-2]
     wrong = next(sq for sq in range(64) if sq not in walker_path and knight_step(here, sq))
     for size, student in students.items():
-        expect(student.locator("#c-quiz")).to_have_attribute("data-phase", "open")
+        expect(student.locator("#q-sheet")).to_be_visible()
+        shoot(student, screens, f"quiz-student-{size}-name-{lang}")
+        student.fill("#q-name", {"phone": "Ann", "desktop": "李雷"}[size])
+        student.click("#q-name-form button[type=submit]")
+        expect(student.locator("#q-name-form")).to_be_hidden()
         sq = right if size == "phone" else wrong
         student.click(SQUARE.format(board="#c-quiz .q-board", row=sq // 8, col=sq % 8))
         expect(student.locator("#c-quiz")).to_have_attribute("data-mine", str(sq))
@@ -198,15 +203,18 @@ def test_class_quiz(new_page, screens, lang):
     teacher.click("#q-why")
     for student in students.values():
         expect(student.locator("#c-quiz")).to_have_attribute("data-phase", "revealed")
+        expect(student.locator("#c-quiz .q-why")).to_be_visible()
         expect(student.locator("#c-quiz .q-score")).to_be_visible()
     shots(teacher, students, screens, f"revealed-{lang}")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_class_lesson(new_page, screens, lang):
-    """The guided lesson run in a class: a student's phone on the DFS chapter's second step."""
+    """The guided lesson run in a class: a student's phone on the DFS chapter's second step,
+    the teacher's presenter view and its projector view."""
     teacher = new_page(**SIZES["desktop"])
     code = open_class_page(teacher, lang)
+    shoot(teacher, screens, f"class-setup-teacher-desktop-{lang}")
     student = new_page(**SIZES["phone"])
     student.goto(f"/class/{code}?lang={lang}")
     expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
@@ -217,8 +225,11 @@ def test_class_lesson(new_page, screens, lang):
     expect(story).to_have_attribute("data-step", "2")
     expect(student.locator("#class")).to_have_attribute("data-pos", "12")
     shoot(student, screens, f"class-lesson-student-phone-{lang}")
-    teacher.locator("#c-lesson").scroll_into_view_if_needed()
-    shoot_at(teacher, screens, f"class-lesson-teacher-desktop-{lang}", "#c-lesson")
+    shoot(teacher, screens, f"class-lesson-teacher-desktop-{lang}")
+    teacher.set_viewport_size(PROJECTOR)
+    teacher.keyboard.press("p")
+    expect(teacher.locator("body")).to_have_attribute("data-projector", "on")
+    shoot(teacher, screens, f"class-lesson-teacher-projector-{lang}")
 
 
 def reference_path(index: int) -> list[int]:
@@ -233,12 +244,21 @@ def knight_step(a: int, b: int) -> bool:
 
 
 def shots(teacher, students, folder: Path, phase: str) -> None:
+    """The teacher at 1280x800, at 1920x1080, in the projector view and on a phone; each
+    student's page (the question's sheet)."""
     shoot(teacher, folder, f"quiz-teacher-desktop-{phase}")
+    teacher.set_viewport_size(PROJECTOR)
+    shoot(teacher, folder, f"quiz-teacher-1920-{phase}")
+    teacher.keyboard.press("p")
+    expect(teacher.locator("body")).to_have_attribute("data-projector", "on")
+    shoot(teacher, folder, f"quiz-teacher-projector-{phase}")
+    teacher.keyboard.press("Escape")
+    expect(teacher.locator("body")).to_have_attribute("data-projector", "off")
     teacher.set_viewport_size(SIZES["phone"]["viewport"])
     shoot_at(teacher, folder, f"quiz-teacher-phone-{phase}")
     teacher.set_viewport_size(SIZES["desktop"]["viewport"])
     for size, student in students.items():
-        shoot_at(student, folder, f"quiz-student-{size}-{phase}")
+        shoot(student, folder, f"quiz-student-{size}-{phase}")
 
 
 def shoot_at(page, folder: Path, name: str, panel: str = "#c-quiz") -> None:
@@ -347,7 +367,7 @@ def test_daily_replay_svg_and_worksheet(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
     page.goto(f"/daily?lang={lang}")
     shoot(page, screens, f"daily-{size}-{lang}")
-    replay = won_puzzle_replay(page, "6x6:a1,a6,c3,c4.o")
+    replay = won_puzzle_replay(page, "6x6:a1,a6,c3,c4.o", checked_witness("6x6:a1,a6,c3,c4.o"))
     page.goto(f"/replay/{replay}?lang={lang}")
     shoot(page, screens, f"replay-{size}-{lang}")
     page.goto(f"/replay/{replay}.svg")

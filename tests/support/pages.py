@@ -42,14 +42,13 @@ def play_page(page, rows: int, moves, lang: str = "en") -> None:
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
 
 
-def won_puzzle_replay(page, code: str) -> str:
-    """A game of puzzle ``code`` won through the API by the engine's witness; its replay id."""
-    from tests.witness import checked_witness
-
-    puzzle, witness = checked_witness(code)
+def won_puzzle_replay(page, code: str, witness) -> str:
+    """A game of puzzle ``code`` won through the API by ``witness`` (``(puzzle, squares)``
+    from tests/witness.py, checked there: the support imports no test); its replay id."""
+    puzzle, squares = witness
     game = api(page, "POST", "/api/games", {"puzzle": code})
     cols = puzzle.shape.cols
-    for sq in witness:
+    for sq in squares:
         row, col = divmod(sq, cols)
         game = api(page, "POST", f"/api/games/{game['id']}/moves", {"row": row, "col": col})
     assert game["status"] == "won", game["status"]

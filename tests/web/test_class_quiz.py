@@ -422,6 +422,14 @@ DEMOS = {  # the demo, and the last moment to pause it at (before its end)
     "5x5-plain": ({**SIX_BY_SIX, "rows": 5, "cols": 5, "start": [4, 0]}, 55),  # 57 events
     "6x6-plain": (SIX_BY_SIX, 10**6),
     "8x8-warnsdorff": ({**SIX_BY_SIX, "rows": 8, "cols": 8, "algorithm": "warnsdorff"}, 62),
+    "6x6-closed-warnsdorff": (  # 2,684 events
+        {**SIX_BY_SIX, "algorithm": "warnsdorff", "closed": True},
+        2600,
+    ),
+    "5x5-shape-plain": (  # the centre cut out: 5,778 events
+        {**SIX_BY_SIX, "rows": 5, "cols": 5, "start": [0, 0], "holes": [12]},
+        5700,
+    ),
 }
 
 

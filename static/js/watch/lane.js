@@ -247,6 +247,14 @@ export class Lane {
     if (this.player) this.draw(performance.now());
   }
 
+  /** A square ringed on the board (a class quiz's revealed answer), or -1: none. */
+  setAnswer(sq) {
+    if (sq === this.answer) return;
+    this.answer = sq;
+    this.changed = true;
+    if (this.player) this.draw(performance.now());
+  }
+
   // -- drawing ------------------------------------------------------------------------------
   /** Redraw the board, counters, chart and narration; `fast` throttles the narration. */
   draw(now, { fast = false } = {}) {
@@ -255,6 +263,7 @@ export class Lane {
     const state = board.state;
     setPath(state, player.path, player.depth);
     setHeat(state, this.overlay ?? (this.heat ? player.entered : null));
+    state.hint = this.answer ?? -1;
     const view = lastEventView(player);
     const ended = player.finished && player.done;
     if (this.stack) followPlayer(this.stack, player);
