@@ -357,8 +357,8 @@ class QuizRemoveMessage(Message):
     student: StudentId
 
 
-class PuzzleClearMessage(Message):
-    """``puzzle_clear``: the teacher gives a student (or everyone) their attempts back."""
+class ClearAttemptsMessage(Message):
+    """``clear_attempts``: the teacher gives a student (or everyone) their attempts back."""
 
     student: StudentId | None = Field(None, json_schema_extra={"x-absent": "every student"})
 
@@ -381,7 +381,7 @@ MESSAGES: dict[str, type[Message]] = {
     "quiz_why": QuizQuestionMessage,
     "quiz_state": EmptyMessage,
     "quiz_remove": QuizRemoveMessage,
-    "puzzle_clear": PuzzleClearMessage,
+    "clear_attempts": ClearAttemptsMessage,
 }
 ERRORS = {
     "bad-request": "a payload that is not an object; a field missing, of the wrong type or"
@@ -397,7 +397,7 @@ ERRORS = {
     "bad-token": "a `token` that is not the room's",
     "not-joined": "a message other than `join` before joining",
     "not-teacher": "a teacher's message (`settings`, `control`, `lesson`, `puzzle`, `close`,"
-    " `quiz_ask`, `quiz_reveal`, `quiz_why`, `quiz_remove`, `puzzle_clear`) from a student",
+    " `quiz_ask`, `quiz_reveal`, `quiz_why`, `quiz_remove`, `clear_attempts`) from a student",
     "unknown-chapter": "`lesson`: no chapter of the lesson has this id",
     "bad-step": "`lesson`: a step the chapter does not have (its steps count from 0)",
     "stale": "`control` or `sync` for another demo generation than the room's (with `gen`"
@@ -430,7 +430,7 @@ ERRORS = {
     "name-taken": "`quiz_enter` with a name another student holds (without their key)",
     "already-entered": "`quiz_enter` as another student than the one this connection, or"
     " this browser (its `kt_player` cookie), entered the room as",
-    "unknown-student": "`quiz_remove` or `puzzle_clear` for a student the room does not have",
+    "unknown-student": "`quiz_remove` or `clear_attempts` for a student the room does not have",
     "cannot-ask": "`quiz_ask` with no move left to ask about (the search ends before one,"
     " a construction, no demo yet): the message says which",
     "question-open": "`control`, `settings` or `lesson` while a question is open: reveal it first;"

@@ -27,8 +27,8 @@ from ..classroom import quiz, service
 from ..classroom.feed import where_the_class_is
 from ..classroom.hub import Hub, Seats, room_name, teacher_room
 from ..classroom.messages import (
+    ClearAttemptsMessage,
     JoinMessage,
-    PuzzleClearMessage,
     SolvedMessage,
     SolveMessage,
     SyncMessage,
@@ -263,14 +263,14 @@ class ClassNamespace(AnsweringNamespace):
         leaderboard_to_teacher(room.code)  # the teacher's other pages
         return {"ok": True, "puzzle": puzzle, "leaderboard": service.leaderboard(room)}
 
-    def on_puzzle_clear(self, payload):
+    def on_clear_attempts(self, payload):
         """``{student?}``: a student (or everyone) gets their attempts at the puzzle back;
-        the room is told (``puzzle_cleared``) so their pages offer a new attempt."""
+        the room is told (``attempts_cleared``) so their pages offer a new attempt."""
         member = self._member()
         room = self._room(member, teacher=True)
-        student = PuzzleClearMessage.model_validate({} if payload is None else payload).student
+        student = ClearAttemptsMessage.model_validate({} if payload is None else payload).student
         cleared = service.clear_attempts(room, student)
-        self._to_room("puzzle_cleared", {"student": student}, room.code)
+        self._to_room("attempts_cleared", {"student": student}, room.code)
         return {"ok": True, "cleared": cleared}
 
     def on_close(self, payload):

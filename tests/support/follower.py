@@ -160,7 +160,7 @@ class Following:
     RECORDED = (
         "presence",
         "puzzle",
-        "puzzle_cleared",
+        "attempts_cleared",
         "leaderboard",
         "error",
         "ended",

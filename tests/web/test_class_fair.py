@@ -74,15 +74,15 @@ def test_attempts_are_per_student_and_the_teacher_clears_them(players):
     assert bob.call("solve", {})["ok"]
     # the teacher gives Ada her attempts back: her page hears it
     ada_id = entered["quiz"]["student"]["id"]
-    cleared = teacher.member.call("puzzle_clear", {"student": ada_id})
+    cleared = teacher.member.call("clear_attempts", {"student": ada_id})
     assert cleared == {"ok": True, "cleared": 1}
-    assert wait_until(lambda: ada.got("puzzle_cleared") == [{"student": ada_id}], 5)
+    assert wait_until(lambda: ada.got("attempts_cleared") == [{"student": ada_id}], 5)
     assert again.call("solve", {})["ok"]
-    assert refusal(teacher.member.call("puzzle_clear", {"student": "nobody"}))[0] == (
+    assert refusal(teacher.member.call("clear_attempts", {"student": "nobody"}))[0] == (
         "unknown-student"
     )
-    assert refusal(ada.call("puzzle_clear", {}))[0] == "not-teacher"
-    assert teacher.member.call("puzzle_clear", {})["cleared"] == 2  # everyone's
+    assert refusal(ada.call("clear_attempts", {}))[0] == "not-teacher"
+    assert teacher.member.call("clear_attempts", {})["cleared"] == 2  # everyone's
     # a new puzzle is a new count
     assert teacher.member.call("puzzle", {**PUZZLE, "closed": True, "rows": 6, "cols": 6})["ok"]
     assert ada.call("solve", {})["ok"]
