@@ -318,3 +318,45 @@ def test_a_refused_ask_says_why_until_an_ask_succeeds(new_page):
     ask(teacher)
     expect(status).not_to_have_class("q-status q-error")
     expect(teacher.locator("#c-error")).to_be_hidden()
+
+
+def test_the_teacher_removes_a_name_and_gives_the_attempts_back(new_page):
+    """A name that should not be there: the teacher removes it from the scores list (after
+    a confirmation); that student's page asks for a name again, and the name is free."""
+    teacher, code = open_class(new_page)
+    squatter, student = join(new_page, code), join(new_page, code)
+    teacher.fill('#c-puzzle-form input[name="rows"]', "5")
+    teacher.fill('#c-puzzle-form input[name="cols"]', "5")
+    teacher.click("#c-puzzle-go")
+    squatter.click("#c-tab-puzzle")
+    squatter.fill("#c-name", "Mei")
+    squatter.click("#c-try")
+    expect(squatter.locator("#c-me")).to_contain_text("Mei")
+
+    teacher.click("#c-setup summary")  # the setup folded away, as once a demo runs
+    expect(teacher.locator("#c-setup")).not_to_have_attribute("open", "")
+    teacher.click("#c-tab-quiz")
+    row = teacher.locator('#c-quiz .q-scores tr[data-student="Mei"]')
+    remove = row.get_by_role("button", name="Remove “Mei”")
+    teacher.once("dialog", lambda dialog: dialog.dismiss())  # a second thought: nothing
+    remove.click()
+    expect(row).to_have_count(1)
+    teacher.once("dialog", lambda dialog: dialog.accept())
+    remove.click()
+    expect(row).to_have_count(0)
+    expect(squatter.locator("#c-quiz")).to_have_attribute("data-entered", "false")
+    expect(squatter.locator("#c-me")).to_be_hidden()
+    expect(squatter.locator("#q-name-form")).not_to_have_attribute("hidden", "")  # asked again
+
+    # the name is free for the student it belongs to
+    student.click("#c-tab-puzzle")
+    student.fill("#c-name", "Mei")
+    student.click("#c-try")
+    expect(student.locator("#c-me")).to_contain_text("Mei")
+    expect(row).to_have_count(1)
+
+    teacher.click("#c-tab-board")
+    teacher.click("#c-attempts-clear")
+    expect(teacher.locator("#c-attempts-given")).to_have_text(
+        "Every student has their attempts back."
+    )

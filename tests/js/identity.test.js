@@ -70,3 +70,18 @@ test("a key that no longer holds is forgotten: the name is given again when need
   assert.equal(identity.entered, false);
   assert.equal(storage.getItem("class-quiz-key:ABC234"), null);
 });
+
+test("a student the teacher removed forgets the room's key and is told", async () => {
+  const storage = memory();
+  const { call } = server();
+  const identity = new RoomIdentity({ code: "ABC234", call, storage });
+  const seen = [];
+  identity.onChange((student) => seen.push(student?.name ?? null));
+  await identity.enter("Mei");
+  identity.forget();
+  assert.equal(identity.entered, false);
+  assert.equal(storage.getItem("class-quiz-key:ABC234"), null);
+  assert.equal(storage.getItem(NAME_KEY), "Mei"); // the name still fills the field
+  assert.deepEqual(seen, ["Mei", null]);
+  assert.equal(await identity.restore(), null); // no key: nothing to come back as
+});

@@ -24,6 +24,7 @@ export class Handout {
       this.handOut();
     });
     $("#c-puzzle-clear").addEventListener("click", () => this.takeBack());
+    $("#c-attempts-clear").addEventListener("click", () => this.attemptsBack());
     // the editor's "hand to the class" link: /class/<code>/teach?puzzle=<puzzle code>
     const given = new URLSearchParams(location.search).get("puzzle");
     if (given) this.form.elements.code.value = given;
@@ -74,12 +75,22 @@ export class Handout {
     }
   }
 
+  /** Every student gets their attempts at the puzzle back (`clear_attempts`). */
+  async attemptsBack() {
+    const ack = await this.call("clear_attempts", {});
+    $("#c-attempts-given").textContent = ack.ok
+      ? t("class.ui.puzzle.attempts.given")
+      : ack.error?.message || "";
+  }
+
   showPuzzle(puzzle) {
     const now = $("#c-puzzle-now");
     now.hidden = !puzzle;
     now.textContent = puzzle ? t("class.ui.puzzle.now", { puzzle: puzzleText(puzzle) }) : "";
     $("#c-puzzle-none").hidden = Boolean(puzzle);
     $("#c-puzzle-clear").hidden = !puzzle;
+    $("#c-attempts-clear").hidden = !puzzle;
+    $("#c-attempts-given").textContent = "";
     this.page.dataset.puzzle = puzzle ? String(puzzle.seq) : "";
   }
 

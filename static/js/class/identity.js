@@ -63,6 +63,12 @@ export class RoomIdentity {
     return null;
   }
 
+  /** The teacher removed this student (`quiz_removed`): the key no longer holds. */
+  forget() {
+    this.storage.removeItem(this.keyName);
+    this._set(null);
+  }
+
   _set(student) {
     this.student = student;
     for (const fn of this.listeners) fn(student);

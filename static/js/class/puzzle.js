@@ -137,6 +137,11 @@ export class PuzzlePlay {
     this.problem.hidden = !message;
   }
 
+  /** The teacher gave attempts back (`attempts_cleared`): a refusal shown is over. */
+  attemptsBack() {
+    this._problem("");
+  }
+
   /** A square picked: a move to send when it is legal (the server checks it again). */
   move(row, col) {
     if (!this.state || this.state.status === "won") return;

@@ -21,7 +21,14 @@ import {
   whyOrder,
 } from "./quiz-board.js";
 
-const EVENTS = ["quiz_question", "quiz_tally", "quiz_reveal", "quiz_why", "quiz_scores"];
+const EVENTS = [
+  "quiz_question",
+  "quiz_tally",
+  "quiz_reveal",
+  "quiz_why",
+  "quiz_scores",
+  "quiz_removed",
+];
 const MOVED_REASONS = new Set(["backtrack", "sent-ahead", "root", "behind"]);
 
 export class QuizPanel {
@@ -204,6 +211,23 @@ export class QuizPanel {
 
   _quiz_scores(scores) {
     this.adopt({ ...this.view, scores });
+  }
+
+  /** The teacher removed a student: this page's own, it asks for a name again. */
+  _quiz_removed({ student }) {
+    if (this.role !== "student" || student !== this.identity.student?.id) return;
+    this.view = { ...this.view, mine: null, score: null };
+    this.problem = t("class.quiz.removed");
+    this.identity.forget(); // redraws the panel: the name form again
+  }
+
+  /** The teacher takes a student out of the room, with their answers (after asking). */
+  async remove(student, name) {
+    if (!confirm(t("class.quiz.remove.confirm", { name }))) return;
+    const ack = await this.call("quiz_remove", { student });
+    if (!ack.ok) return this._refused(ack.error);
+    this._ok();
+    this.adopt(ack.quiz);
   }
 
   // -------------------------------------------------------------- following the class
@@ -420,6 +444,16 @@ export class QuizPanel {
           td.textContent = value; // names are plain text
           tr.append(td);
         }
+        const remove = document.createElement("button");
+        remove.type = "button";
+        remove.className = "btn c-small q-remove";
+        remove.textContent = t("class.quiz.remove");
+        remove.setAttribute("aria-label", t("class.quiz.remove.label", { name: row.name }));
+        remove.addEventListener("click", () => this.remove(row.student, row.name));
+        const cell = document.createElement("td");
+        cell.className = "q-remove-cell";
+        cell.append(remove);
+        tr.append(cell);
         tr.dataset.student = row.name;
         tr.dataset.right = String(row.right);
         return tr;

@@ -211,6 +211,12 @@ async function boot() {
     }),
   });
   quiz.attach(room.socket, afterLanguage);
+  room.socket.on(
+    "attempts_cleared",
+    afterLanguage(({ student }) => {
+      if (student === null || student === identity.student?.id) play.attemptsBack();
+    }),
+  );
   await language;
   // The room as the server rendered it with the page: the class's position is drawn now,
   // and the join's answer (held in `pending`, or on its way) confirms or moves it.
