@@ -15,12 +15,14 @@ from flask_limiter import RateLimitExceeded
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from ..budget import Refused
 from ..daily import generator as daily_puzzles
 from ..engine.shape import Puzzle
 from ..engine.theory import tour_verdict
-from ..engine.verdict import ShapeVerdict, decide
+from ..engine.verdict import ShapeVerdict
 from ..game import replays, rules, service
 from ..game.rules import RuleError
+from ..game.verdict_cache import verdicts as verdict_cache
 from ..i18n import (
     LANGS,
     MESSAGES,
@@ -31,7 +33,7 @@ from ..i18n import (
     text,
 )
 from ..levels import progress
-from . import verdicts
+from . import search_limits, verdicts
 from .assets import KEEP
 from .bodies import (
     ERRORS,
@@ -89,6 +91,12 @@ def too_many(err: RateLimitExceeded):
     return response, status
 
 
+@bp.errorhandler(Refused)
+def search_refused(err: Refused):
+    """No search time left for the address (429), or every search slot taken (503)."""
+    return search_limits.refusal(err)
+
+
 @bp.errorhandler(HTTPException)
 def http_error(err: HTTPException):
     code = HTTP_CODES.get(err.code, "bad-request")
@@ -128,8 +136,12 @@ def _verdict_json(verdict, lang: str) -> dict:
 
 
 def _feasible_json(state: rules.GameState, lang: str) -> dict:
-    """Theory's verdict on a plain board; on a shape the engine's (``possible`` null: undecided)."""
-    verdict = state.feasible()
+    """Theory's verdict on a plain board; on a shape the engine's (``possible`` null: undecided,
+    also while the client may not search: the state itself is never refused for it)."""
+    try:
+        verdict = state.feasible()
+    except Refused as err:
+        return {"possible": None, "reason": search_limits.words(err, lang), "code": "busy"}
     if not isinstance(verdict, ShapeVerdict):
         return _verdict_json(verdict, lang)
     start = state.path[0] if state.path else state.start
@@ -337,7 +349,7 @@ def theory():
 def verdict():
     """The editor's question: does this puzzle have a tour, and if not, why not?"""
     body = VerdictAsked.model_validate(_body())
-    found = decide(body.parsed, time_limit=current_app.config["VERDICT_SECONDS"])
+    found = verdict_cache.decide(body.parsed, time_limit=current_app.config["VERDICT_SECONDS"])
     return jsonify(verdict_json(body.parsed, found, request_lang(), witness=body.witness))
 
 

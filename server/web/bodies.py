@@ -326,9 +326,15 @@ ERRORS = {  # code: (HTTP status, when)
     "rate-limited": (
         429,
         "one client creates games (`RATE_LIMIT_GAMES`) or asks verdicts"
-        " (`RATE_LIMIT_VERDICTS`) too fast; with a `Retry-After` header",
+        " (`RATE_LIMIT_VERDICTS`) too fast, or its address has used its search time"
+        " (`SEARCH_BUDGET`: a hint, a verdict to search); with a `Retry-After` header",
     ),
     "internal": (500, "a bug, logged by the server; nothing changed"),
+    "busy": (
+        503,
+        "a hint or a verdict to search while every search slot stayed taken (`SEARCH_WAIT`);"
+        " with a `Retry-After` header; nothing changed",
+    ),
 }
 ErrorCode = error_codes(
     {code: meaning for code, (_status, meaning) in ERRORS.items()},
