@@ -57,6 +57,7 @@ from .verdicts import verdict_json
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 HTTP_STATUS = {code: status for code, (status, _when) in ERRORS.items()}
+JSON = "application/json"
 RATE_LIMIT_DETAILS = {"RATE_LIMIT_GAMES": "games", "RATE_LIMIT_VERDICTS": "verdicts"}
 HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 
@@ -112,15 +113,23 @@ def internal_error():
 def _body() -> dict:
     """The JSON object sent; an empty body counts as ``{}``.
 
-    Text that is not Unicode is refused here, for every field alike: invalid UTF-8, and
-    a ``\\ud800``-style escape of a lone surrogate (valid JSON, but not a character).
+    A body comes as ``application/json`` (415 ``not-json`` otherwise: an HTML form on
+    another site cannot send that type without the browser asking first).  Text that
+    is not Unicode is refused here, for every field alike: bytes that are not UTF-8
+    (UTF-16 with its byte order mark included), and a ``\\ud800``-style escape of a lone
+    surrogate (valid JSON, but not a character).
     """
+    sent_type = request.headers.get("Content-Type")
+    if sent_type is not None and request.mimetype != JSON:
+        raise RuleError("not-json")
     raw = request.get_data(cache=True)  # 413 beyond MAX_CONTENT_LENGTH
     if not raw.strip():
         return {}
+    if sent_type is None:
+        raise RuleError("not-json")
     try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError):
+        body = json.loads(raw.decode("utf-8-sig"))  # a UTF-8 byte order mark is allowed
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         raise RuleError("bad-request", "json") from None
     if not isinstance(body, dict):
         raise RuleError("bad-request", "json")
@@ -334,7 +343,10 @@ def leaderboard():
 def daily():
     """A daily puzzle to preview (today's by default, UTC)."""
     day = DailyPuzzleQuery.model_validate(request.args.to_dict()).date
-    return jsonify(daily_json(daily_puzzles.daily(day or daily_puzzles.today())))
+    today = daily_puzzles.today()
+    if day is not None and day > today:  # ISO dates order as text
+        raise RuleError("not-yet")
+    return jsonify(daily_json(daily_puzzles.daily(day or today)))
 
 
 @bp.get("/theory")
