@@ -71,10 +71,17 @@ def words(err: Refused, lang: str) -> str:
     return text(KEYS[code_of(err)], lang, {"seconds": err.retry_after})
 
 
+def retry_after(err: Refused) -> dict:
+    """The Retry-After header of a refusal (kept by server/web/ratelimit.py's last hook:
+    Flask-Limiter would put its own on a 429 of a view it limits)."""
+    g.retry_after = err.retry_after
+    return {"Retry-After": str(err.retry_after)}
+
+
 def refusal(err: Refused):
     """The JSON answer to a refused search: ``{"error", "code"}``, its status, Retry-After."""
     code = code_of(err)
     response = jsonify(error=words(err, request_lang()), code=code)
     response.status_code = STATUS[code]
-    response.headers["Retry-After"] = str(err.retry_after)
+    response.headers.update(retry_after(err))
     return response

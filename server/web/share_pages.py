@@ -144,7 +144,7 @@ def worksheet():
         why = search_limits.words(err, lang)
         page = render_template("worksheet.html", error=True, busy=True, code=code, why=why)
         status = search_limits.STATUS[search_limits.code_of(err)]
-        return page, status, {"Retry-After": str(err.retry_after)}
+        return page, status, search_limits.retry_after(err)
     why_not = (
         None if pictures["verdict"].tour else verdicts.reason(pictures["verdict"], puzzle, lang)
     )
