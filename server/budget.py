@@ -12,8 +12,9 @@ the pages everybody else loads slow.  Two limits, shared by every search of a pr
   (:class:`OverBudget`, with the seconds until it has some again).
 * :class:`SearchSlots`: at most ``slots`` searches run at once (one per core), at most
   ``per_address`` of them from one address, so an address never holds every core.  The
-  others wait their turn, first come first served, for at most ``wait`` seconds in a
-  bounded queue, else are refused (:class:`Busy`).
+  others wait their turn for at most ``wait`` seconds in a bounded queue, else are
+  refused (:class:`Busy`); a free slot goes to the waiting address served least
+  recently, so one address's searches queued in a row do not keep the others waiting.
 
 :class:`Searches` holds both.  The web layer names who pays for the searches of a
 request with :func:`charged_to`; the code that searches (server/game/rules.py,
@@ -146,6 +147,8 @@ class SearchSlots:
         self._waiting: deque[_Waiter] = deque()
         self._queued = 0  # waiters counted against the queue's bounds
         self._waiting_by: dict[str, int] = {}
+        self._turn = 0
+        self._turns: dict[str, int] = {}  # address -> the turn it last got a slot
 
     def acquire(self, address: str, wait: float | None = None, *, counted: bool = True) -> None:
         """Take a slot for ``address``, waiting at most ``wait`` seconds; Busy otherwise.
@@ -179,6 +182,8 @@ class SearchSlots:
                 return
             self._waiting.remove(waiter)
             self._unwait(waiter)
+            if address not in self._running and not self._waits(address):
+                self._turns.pop(address, None)
         raise Busy(wait)
 
     def release(self, address: str) -> None:
@@ -189,19 +194,38 @@ class SearchSlots:
             else:
                 del self._running[address]
             self._free += 1
-            for waiter in list(self._waiting):
-                if not self._free:
+            while self._free:
+                waiter = self._next_waiter()
+                if waiter is None:
                     break
-                if self._running.get(waiter.address, 0) < self.per_address:
-                    self._waiting.remove(waiter)
-                    self._unwait(waiter)
-                    self._take(waiter.address)
-                    waiter.granted = True
-                    waiter.event.set()
+                self._waiting.remove(waiter)
+                self._unwait(waiter)
+                self._take(waiter.address)
+                waiter.granted = True
+                waiter.event.set()
+            if address not in self._running and not self._waits(address):
+                self._turns.pop(address, None)
+
+    def _next_waiter(self) -> _Waiter | None:
+        """The waiter whose address was served least recently (in turn among equals):
+        one address's queue of searches does not keep another's behind it all."""
+        best, best_turn = None, None
+        for waiter in self._waiting:
+            if self._running.get(waiter.address, 0) >= self.per_address:
+                continue
+            turn = self._turns.get(waiter.address, -1)
+            if best is None or turn < best_turn:
+                best, best_turn = waiter, turn
+        return best
+
+    def _waits(self, address: str) -> bool:
+        return any(waiter.address == address for waiter in self._waiting)
 
     def _take(self, address: str) -> None:
         self._free -= 1
         self._running[address] = self._running.get(address, 0) + 1
+        self._turn += 1
+        self._turns[address] = self._turn
 
     def _unwait(self, waiter: _Waiter) -> None:
         if not waiter.counted:

@@ -104,6 +104,28 @@ def test_a_waiter_gets_the_next_free_slot_in_turn():
     assert got == ["b", "c"] and slots.running() == 1
 
 
+def test_a_free_slot_goes_to_the_address_served_least_recently():
+    slots = SearchSlots(1, wait=30)
+    slots.acquire("a")
+    order: list[str] = []
+
+    def wait_for_one(address):
+        slots.acquire(address)
+        order.append(address)
+        slots.release(address)
+
+    threads = []
+    for count, address in enumerate(("a", "a", "b"), 1):  # a's queue came first
+        threads.append(threading.Thread(target=wait_for_one, args=(address,)))
+        threads[-1].start()
+        assert wait_until(lambda n=count: slots.waiting() == n, 5)
+    slots.release("a")
+    for thread in threads:
+        thread.join(5)
+    assert order == ["b", "a", "a"]
+    assert slots._turns == {}  # nobody runs or waits: nothing is remembered
+
+
 def test_the_queue_is_bounded_per_address_and_in_all():
     slots = SearchSlots(1, wait=30, queue=2, queue_per_address=1)
     slots.acquire("a")
