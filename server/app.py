@@ -54,10 +54,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     from .extensions import init_socketio
     from .web import (
+        budgets,
         class_pages,
         class_socket,
         ratelimit,
-        search_limits,
         socket_guards,
         socket_packets,
         watch_socket,
@@ -68,7 +68,7 @@ def create_app(config: dict | None = None) -> Flask:
         class_socket.ClassNamespace(class_socket.NAMESPACE),  # class rooms
     ]
     init_socketio(app, namespaces, [socket_guards.install, socket_packets.install])
-    search_limits.init_app(app)  # the CPU searches may take, per address and in all
+    budgets.init_app(app)  # the CPU searches and the memory kept timelines may take
     watch_socket.init_app(app)
     class_socket.init_app(app)
     class_pages.register(app)  # class rooms: /class pages

@@ -33,7 +33,7 @@ from ..i18n import (
     text,
 )
 from ..levels import progress
-from . import search_limits, verdicts
+from . import budgets, verdicts
 from .assets import KEEP
 from .bodies import (
     ERRORS,
@@ -95,7 +95,7 @@ def too_many(err: RateLimitExceeded):
 @bp.errorhandler(Refused)
 def search_refused(err: Refused):
     """No search time left for the address (429), or every search slot taken (503)."""
-    return search_limits.refusal(err)
+    return budgets.refusal(err)
 
 
 @bp.errorhandler(HTTPException)
@@ -150,7 +150,7 @@ def _feasible_json(state: rules.GameState, lang: str) -> dict:
     try:
         verdict = state.feasible()
     except Refused as err:
-        return {"possible": None, "reason": search_limits.words(err, lang), "code": "busy"}
+        return {"possible": None, "reason": budgets.words(err, lang), "code": "busy"}
     if not isinstance(verdict, ShapeVerdict):
         return _verdict_json(verdict, lang)
     start = state.path[0] if state.path else state.start

@@ -16,7 +16,7 @@ from ..game.rules import RuleError
 from ..game.verdict_cache import verdicts as verdict_cache
 from ..i18n import request_lang, text
 from ..share import drawing, png, svg
-from . import search_limits, verdicts
+from . import budgets, verdicts
 from .api import daily_json
 
 bp = Blueprint("share", __name__)
@@ -87,7 +87,7 @@ def replay_png(replay_id: str):
         with searching():  # no search, but pure-Python drawing: charged like one
             picture = png.render(_replay_layout(found))
     except Refused as err:
-        return search_limits.refusal(err)
+        return budgets.refusal(err)
     return _picture(picture, "image/png", f"knights-tour-{found['id']}.png")
 
 
@@ -141,10 +141,10 @@ def worksheet():
         with searching():  # the verdict's search and the drawing, charged to the client
             pictures = _worksheet_pictures(puzzle, lang)
     except Refused as err:  # the solution needs a search the client may not run now
-        why = search_limits.words(err, lang)
+        why = budgets.words(err, lang)
         page = render_template("worksheet.html", error=True, busy=True, code=code, why=why)
-        status = search_limits.STATUS[search_limits.code_of(err)]
-        return page, status, search_limits.retry_after(err)
+        status = budgets.STATUS[budgets.code_of(err)]
+        return page, status, budgets.retry_after(err)
     why_not = (
         None if pictures["verdict"].tour else verdicts.reason(pictures["verdict"], puzzle, lang)
     )
@@ -170,7 +170,7 @@ def _puzzle_picture(kind: str):
                 picture = solution
             body = svg.render(picture) if kind == "svg" else png.render(picture)
     except Refused as err:
-        return search_limits.refusal(err)
+        return budgets.refusal(err)
     name = f"knights-tour-puzzle.{kind}"
     return _picture(body, "image/svg+xml" if kind == "svg" else "image/png", name)
 

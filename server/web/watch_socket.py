@@ -15,7 +15,6 @@ from flask import Flask, current_app, request
 
 from ..engine.board import BoardError
 from ..i18n import request_lang
-from ..memory import MB, MemoryBudget
 from ..stream.runs import ClientGone, Run, RunRegistry
 from ..stream.source import open_events, root_prefix
 from ..stream.spec import (
@@ -29,7 +28,7 @@ from ..stream.spec import (
     run_of,
 )
 from ..stream.timeline import Demo, Timeline
-from . import search_limits
+from . import budgets
 from .sockets import AnsweringNamespace, is_client_event, server
 
 NAMESPACE = "/watch"
@@ -38,14 +37,11 @@ EXTENSION = "watch_runs"
 
 def init_app(app: Flask) -> None:
     """Give the app its run registry (the namespace is registered by create_app), under the
-    app's search limits and the memory budget of its settings."""
-    config = app.config
+    app's search limits and memory budget (server/web/budgets.py)."""
     app.extensions[EXTENSION] = RunRegistry(
         app.extensions["socketio_server"].start_background_task,
-        searches=search_limits.searches(app),
-        memory=MemoryBudget(
-            config["TIMELINE_MEMORY_PER_ADDRESS"] * MB, config["TIMELINE_MEMORY"] * MB
-        ),
+        searches=budgets.searches(app),
+        memory=budgets.memory(app),
     )
 
 

@@ -5,7 +5,7 @@ pictures are refused with 429 and Retry-After while another address is served.  
 server runs at most SEARCH_SLOTS searches; with them taken a search waits at most
 SEARCH_WAIT in a bounded queue, then 503 ``busy``.  A move is never refused for it.
 Verdicts are searched once per puzzle code.  The tests hold the slots and spend the
-budgets through the app's own objects (``search_limits.searches(app)``); nothing waits
+budgets through the app's own objects (``budgets.searches(app)``); nothing waits
 on a clock.
 """
 
@@ -23,7 +23,7 @@ from server.engine import verdict as engine_verdict
 from server.game import rules, verdict_cache
 from server.game.verdict_cache import verdicts
 from server.i18n import text
-from server.web.search_limits import searches
+from server.web.budgets import searches
 from server.web.watch_socket import registry
 from tests.support.waiting import wait_until
 from tests.support.watch import WatchClient, served, start_payload

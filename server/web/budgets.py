@@ -1,10 +1,17 @@
-"""The app's search limits (server/budget.py) at the HTTP edge.
+"""The app's CPU and memory budgets (server/budget.py, server/memory.py) at the web edge.
 
-:func:`init_app` builds the app's :class:`~server.budget.Searches` from its settings
-(``SEARCH_BUDGET``, ``SEARCH_BUDGET_REFILL``, ``SEARCH_SLOTS``, ``SEARCH_WAIT``) and
-sizes the verdict cache (``VERDICT_CACHE``); every request's searches are then charged
-to its client address (``request.remote_addr``: behind a proxy set ``PROXY_FIX``).  A
-refused search is answered by :func:`refusal`: 429 ``rate-limited`` when the address
+:func:`init_app` builds, from the app's settings,
+
+* its :class:`~server.budget.Searches` (``SEARCH_BUDGET``, ``SEARCH_BUDGET_REFILL``,
+  ``SEARCH_SLOTS``, ``SEARCH_WAIT``), and sizes the verdict cache (``VERDICT_CACHE``);
+  every request's searches are then charged to its client address
+  (``request.remote_addr``: behind a proxy set ``PROXY_FIX``).  A socket handler that
+  searches names its payer itself (``server.budget.charged_to``);
+* its :class:`~server.memory.MemoryBudget` for kept timelines
+  (``TIMELINE_MEMORY_PER_ADDRESS``, ``TIMELINE_MEMORY``), shared by whatever keeps
+  one (the /watch run registry).
+
+A refused search is answered by :func:`refusal`: 429 ``rate-limited`` when the address
 has used its search time, 503 ``busy`` when every search slot stayed taken, both with
 ``Retry-After`` and the words in the request's language.
 """
@@ -26,8 +33,10 @@ from ..budget import (
 from ..engine.native import engine
 from ..game.verdict_cache import verdicts
 from ..i18n import request_lang, text
+from ..memory import MB, MemoryBudget
 
 EXTENSION = "searches"
+MEMORY = "timeline_memory"
 STATUS = {"rate-limited": 429, "busy": 503}
 KEYS = {"rate-limited": "error.rate-limited.searches", "busy": "error.busy"}
 
@@ -43,8 +52,12 @@ def build(config) -> Searches:
 
 
 def init_app(app: Flask) -> Searches:
-    searches = app.extensions[EXTENSION] = build(app.config)
-    verdicts.resize(app.config["VERDICT_CACHE"])
+    config = app.config
+    searches = app.extensions[EXTENSION] = build(config)
+    verdicts.resize(config["VERDICT_CACHE"])
+    app.extensions[MEMORY] = MemoryBudget(
+        config["TIMELINE_MEMORY_PER_ADDRESS"] * MB, config["TIMELINE_MEMORY"] * MB
+    )
 
     @app.before_request
     def charge_the_client() -> None:
@@ -61,6 +74,11 @@ def init_app(app: Flask) -> Searches:
 
 def searches(app: Flask | None = None) -> Searches:
     return (app or current_app).extensions[EXTENSION]
+
+
+def memory(app: Flask | None = None) -> MemoryBudget:
+    """The app's budget for kept timelines (every address's and the whole process's)."""
+    return (app or current_app).extensions[MEMORY]
 
 
 def code_of(err: Refused) -> str:
