@@ -240,8 +240,15 @@ class Timeline:
         self._states = [s for s in self._states if s.index % self.spacing == 0]
 
     def checkpoints(self) -> list[WalkerState]:
+        """Every checkpoint, unpacked (to store them): milliseconds on a large board."""
         with self._lock:
             return [checkpoint.state() for checkpoint in self._states]
+
+    @property
+    def latest_checkpoint(self) -> int:
+        """The index of the last checkpoint (0 without any), without unpacking it."""
+        with self._lock:
+            return self._states[-1].index if self._states else 0
 
     # -- reading ----------------------------------------------------------------------------
     def _reader(self, index: int) -> Walker:
