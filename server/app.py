@@ -54,6 +54,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     from .extensions import init_socketio
     from .web import (
+        budgets,
         class_pages,
         class_socket,
         ratelimit,
@@ -67,6 +68,7 @@ def create_app(config: dict | None = None) -> Flask:
         class_socket.ClassNamespace(class_socket.NAMESPACE),  # class rooms
     ]
     init_socketio(app, namespaces, [socket_guards.install, socket_packets.install])
+    budgets.init_app(app)  # the CPU searches and the memory kept timelines may take
     watch_socket.init_app(app)
     class_socket.init_app(app)
     class_pages.register(app)  # class rooms: /class pages

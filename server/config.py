@@ -252,6 +252,63 @@ SETTINGS: tuple[Setting, ...] = (
         SAME,
     ),
     Setting(
+        "VERDICT_CACHE",
+        1024,
+        whole(0, 1_000_000),
+        "puzzle verdicts kept (by puzzle code), so a puzzle is searched once, not per request;"
+        " about 2 KB each at most",
+        "per process",
+    ),
+    Setting(
+        "SEARCH_BUDGET",
+        20.0,
+        seconds(0, 3600),
+        "search-seconds each client address may spend at once (hints, the warning after a"
+        " move, verdicts, worksheets and their pictures, /watch runs), charged with the CPU"
+        " time used; beyond it 429 `rate-limited` until it refills; `0` switches it off",
+        "per process",
+    ),
+    Setting(
+        "SEARCH_BUDGET_REFILL",
+        0.5,
+        seconds(0.01, 64),
+        "search-seconds given back to each address per second: the share of a core one"
+        " address may use over time (a class behind one NAT address needs a few %)",
+        "per process",
+    ),
+    Setting(
+        "SEARCH_SLOTS",
+        0,
+        whole(0, 1024),
+        "searches running at once (`0`: one per core, one on the Python engine); one address"
+        " holds at most half of them; the others wait their turn",
+        "per process",
+        shown_default="`0`: one per core",
+    ),
+    Setting(
+        "SEARCH_WAIT",
+        2.0,
+        seconds(0, 60),
+        "seconds a search waits for a slot before the answer is 503 `busy` with Retry-After"
+        " (a move is then made without the early warning)",
+        "per process",
+    ),
+    Setting(
+        "TIMELINE_MEMORY_PER_ADDRESS",
+        64,
+        whole(0, 1_000_000),
+        "megabytes of ended /watch runs (their timelines, for a seek back) one client address"
+        " keeps; beyond it its oldest are dropped (a seek into one computes it again)",
+        "per process",
+    ),
+    Setting(
+        "TIMELINE_MEMORY",
+        192,
+        whole(0, 1_000_000),
+        "megabytes of ended /watch runs the whole process keeps, the oldest dropped first",
+        "per process",
+    ),
+    Setting(
         "RATE_LIMIT_STORAGE",
         None,
         storage,

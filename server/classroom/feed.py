@@ -423,6 +423,6 @@ class RoomFeed:
                         replica.close()
                     replica = Timeline(service.demo_of(room), states)
                     self._replica, self._replica_gen = replica, room.gen
-            latest = replica.checkpoints()[-1].index if replica.checkpoints() else 0
+            latest = replica.latest_checkpoint
             replica.extend(min(upto, max(room.frontier, latest + 2 * replica.spacing)))
             return replica

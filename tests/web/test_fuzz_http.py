@@ -771,7 +771,8 @@ def test_the_wire(server):
     print(f"FUZZ_SEED={SEED}")
     url = server.url
     rng = random.Random(SEED)
-    game = exchange(url, request_bytes("POST", "/api/games", body=b'{"rows":5,"cols":5}'))
+    json_type = {"Content-Type": "application/json"}
+    game = exchange(url, request_bytes("POST", "/api/games", json_type, b'{"rows":5,"cols":5}'))
     game = game.json()["id"]
     room, _ = open_class_room(url)
     problems: list[str] = []

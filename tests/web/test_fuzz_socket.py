@@ -79,6 +79,7 @@ CODES = {
     "unknown-run",
     "unknown-game",
     "rate-limited",
+    "busy",
 }
 
 pytestmark = pytest.mark.timeout(240)

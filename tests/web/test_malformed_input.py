@@ -149,7 +149,11 @@ def test_3_4_lone_surrogates_in_an_http_body_are_refused(client):
             "error": text("error.bad-request.text", "zh"),
         }
     # a surrogate pair is one character, not two lone halves
-    response = client.post("/api/games", data=b'{"rows": 5, "cols": 5, "x": "\\ud83d\\ude00"}')
+    response = client.post(
+        "/api/games",
+        data=b'{"rows": 5, "cols": 5, "x": "\\ud83d\\ude00"}',
+        content_type="application/json",
+    )
     assert response.status_code == 201
 
 
@@ -219,7 +223,10 @@ def test_7_a_chunked_body_is_capped_like_any_other(server):
         assert answer.status == 413, (chunked, answer)
         assert answer.json() == {"code": "too-large", "error": text("error.too-large", "en")}
         assert has_security_headers(answer.headers)
-    small = http(server.url, "POST", "/api/games", b'{"rows":5,"cols":5}', chunked=True)
+    json_type = {"Content-Type": "application/json"}
+    small = http(
+        server.url, "POST", "/api/games", b'{"rows":5,"cols":5}', headers=json_type, chunked=True
+    )
     assert small.status == 201, small
     broken = exchange(
         server.url,
