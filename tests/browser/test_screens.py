@@ -1,4 +1,5 @@
-"""Every page at a phone's size (375x667) and a desktop's (1280x800), in a fixed position, as
+"""Every page at a phone's size (375x667) and a desktop's (1280x800), in both languages (the
+class teacher's page also at 1920x1080 and in the projector view), in a fixed position, as
 PNGs under test-artifacts/screens/ (``SCREENS_DIR`` elsewhere): the set to compare by eye
 before and after a change to the browser code. Each shot also fails on a JavaScript error
 or on a page wider than its screen.
@@ -56,66 +57,76 @@ def shoot(page, folder: Path, name: str) -> None:
     assert width <= page.viewport_size["width"], name
 
 
+LANGS = ("en", "zh")
+
+
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
-def test_play(new_page, screens, size):
+def test_play(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
-    play_page(page, 8, PLAY_OPENING)
+    play_page(page, 8, PLAY_OPENING, lang)
     page.click('.controls [data-action="hint"]')
     expect(page.locator('#board .sq[data-hint="true"]')).to_have_count(1)
-    shoot(page, screens, f"play-{size}")
+    shoot(page, screens, f"play-{size}-{lang}")
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
-def test_play_win_replay(new_page, screens, size):
+def test_play_win_replay(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
-    play_page(page, 5, [divmod(sq, 5) for sq in solve(Board(5, 5), 0).tour])
+    play_page(page, 5, [divmod(sq, 5) for sq in solve(Board(5, 5), 0).tour], lang)
     expect(page.locator("#win")).to_be_visible()
     page.wait_for_timeout(300)
-    page.screenshot(path=str(screens / f"play-win-{size}.png"))
+    page.screenshot(path=str(screens / f"play-win-{size}-{lang}.png"))
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
-def test_show_me(new_page, screens, size):
+def test_show_me(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
-    play_page(page, 8, SHOW_ME_FROM)
+    play_page(page, 8, SHOW_ME_FROM, lang)
     page.click('.controls [data-action="show-me"]')
     page.wait_for_function("() => +document.querySelector('#showme').dataset.events > 12")
-    page.screenshot(path=str(screens / f"showme-{size}.png"))
+    page.screenshot(path=str(screens / f"showme-{size}-{lang}.png"))
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
-def test_watch(new_page, screens, size):
+def test_watch(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
-    watch_at(page, "&rows=6&cols=6&start=0,0&algorithm=warnsdorff", 14)
-    shoot(page, screens, f"watch-{size}")
+    watch_at(page, "&rows=6&cols=6&start=0,0&algorithm=warnsdorff", 14, lang)
+    shoot(page, screens, f"watch-{size}-{lang}")
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
-def test_watch_race_and_heat(new_page, screens, size):
+def test_watch_race_and_heat(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
-    page.goto("/watch?lang=en&rows=6&cols=6&start=0,0&b=warnsdorff&speed=max&go=1")
+    page.goto(f"/watch?lang={lang}&rows=6&cols=6&start=0,0&b=warnsdorff&speed=max&go=1")
     page.wait_for_selector("[data-side=a][data-status=found]", timeout=60_000)
     page.wait_for_selector("[data-side=b][data-status=found]")
     page.locator("label.w-heat-toggle").click()
-    shoot(page, screens, f"watch-race-heat-{size}")
+    shoot(page, screens, f"watch-race-heat-{size}-{lang}")
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
-def test_class_entry_pages(new_page, screens, size):
+def test_class_entry_pages(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
-    page.goto("/class/new?lang=en")
-    shoot(page, screens, f"class-new-{size}")
-    page.goto("/class?lang=zh")
-    shoot(page, screens, f"class-join-{size}")
+    page.goto(f"/class/new?lang={lang}")
+    shoot(page, screens, f"class-new-{size}-{lang}")
+    page.goto(f"/class?lang={lang}")
+    shoot(page, screens, f"class-join-{size}-{lang}")
 
 
-def test_class_teacher_and_students(new_page, screens):
+@pytest.mark.parametrize("lang", LANGS)
+def test_class_teacher_and_students(new_page, screens, lang):
     teacher = new_page(**SIZES["desktop"])
-    code = open_class_page(teacher)
+    code = open_class_page(teacher, lang)
     room = teacher.locator("#class")
     students = {size: new_page(**SIZES[size]) for size in SIZES}
     for student in students.values():
-        student.goto(f"/class/{code}?lang=en")
+        student.goto(f"/class/{code}?lang={lang}")
         expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
 
     start_class_demo(teacher, "6×6")
@@ -138,14 +149,20 @@ def test_class_teacher_and_students(new_page, screens):
     teacher.click("#c-puzzle-go")
     expect(teacher.locator("#c-puzzle-now")).to_be_visible()
     expect(teacher.locator("#c-setup")).not_to_have_attribute("open", "")
-    shoot(teacher, screens, "class-teacher-desktop")
+    shoot(teacher, screens, f"class-teacher-desktop-{lang}")
+    teacher.set_viewport_size(PROJECTOR)
+    shoot(teacher, screens, f"class-teacher-1920-{lang}")
+    teacher.keyboard.press("p")
+    expect(teacher.locator("body")).to_have_attribute("data-projector", "on")
+    shoot(teacher, screens, f"class-teacher-projector-{lang}")
+    teacher.keyboard.press("Escape")
     teacher.set_viewport_size(SIZES["phone"]["viewport"])
-    shoot(teacher, screens, "class-teacher-phone")
+    shoot(teacher, screens, f"class-teacher-phone-{lang}")
 
     tour = solve(Board(5, 5), 20).tour  # a1 is row 4, column 0
     for size, student in students.items():
         expect(student.locator("#c-tab-puzzle")).to_be_visible()
-        shoot(student, screens, f"class-student-{size}")
+        shoot(student, screens, f"class-student-{size}-{lang}")
         student.click("#c-tab-puzzle")
         student.fill("#c-name", f"Ann {size}")
         student.click("#c-try")
@@ -153,7 +170,7 @@ def test_class_teacher_and_students(new_page, screens):
             square = SQUARE.format(board="#c-puzzle-board", row=sq // 5, col=sq % 5)
             student.click(square)
             expect(student.locator(square)).to_have_attribute("data-state", "current")
-        shoot(student, screens, f"class-puzzle-{size}")
+        shoot(student, screens, f"class-puzzle-{size}-{lang}")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -268,9 +285,6 @@ def shoot_at(page, folder: Path, name: str, panel: str = "#c-quiz") -> None:
     page.screenshot(path=str(folder / f"{name}.png"))
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], name
-
-
-LANGS = ("en", "zh")
 
 
 def stack_box(page, folder: Path, name: str) -> None:
