@@ -22,6 +22,7 @@ SUITES = (
     "bench_hints",
     "bench_verdict",
     "bench_stream",
+    "bench_budgets",
     "bench_browser_stream",
     "bench_browser_class",
     "bench_class_quiz",

@@ -3,7 +3,8 @@ question being open.
 
 As an outside teacher client written from docs/protocol.md would: a ``knights-tour
 serve`` process of its own, a teacher and three students (python-socketio followers),
-and for each demo (5×5 and 6×6 plain backtracking, 8×8 Warnsdorff) ten runs from its
+and for each demo (5×5 and 6×6 plain backtracking, 8×8 Warnsdorff, a closed 6×6
+Warnsdorff tour, a 5×5 board with a hole) ten runs from its
 start, each played at a random speed of 5-400 events/s and paused at a random moment;
 then ``quiz_ask`` and its acknowledgement timed on the teacher's side.  The figure is
 the round trip to an open question (the acknowledgement carries it); an ask that is
@@ -32,6 +33,11 @@ DEMOS = {  # the demo, and the last moment to pause it at (before its end)
     "5×5 plain": ({**SIX_BY_SIX, "rows": 5, "cols": 5, "start": [4, 0]}, 55),
     "6×6 plain": (SIX_BY_SIX, 10**6),
     "8×8 Warnsdorff": ({**SIX_BY_SIX, "rows": 8, "cols": 8, "algorithm": "warnsdorff"}, 62),
+    "6×6 closed Warnsdorff": ({**SIX_BY_SIX, "algorithm": "warnsdorff", "closed": True}, 2600),
+    "5×5 with a hole, plain": (
+        {**SIX_BY_SIX, "rows": 5, "cols": 5, "start": [0, 0], "holes": [12]},
+        5700,
+    ),
 }
 MOMENTS = 10
 STUDENTS = 3

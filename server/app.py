@@ -82,6 +82,7 @@ def _create_app(config: dict | None, instance: str) -> Flask:
 
     from .extensions import init_socketio
     from .web import (
+        budgets,
         class_pages,
         class_socket,
         ratelimit,
@@ -97,6 +98,7 @@ def _create_app(config: dict | None, instance: str) -> Flask:
     ]
     hooks = [socket_guards.install, socket_packets.install, socket_limits.install]
     init_socketio(app, namespaces, hooks)
+    budgets.init_app(app)  # the CPU searches and the memory kept timelines may take
     watch_socket.init_app(app)
     class_socket.init_app(app)
     class_pages.register(app)  # class rooms: /class pages

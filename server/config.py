@@ -196,10 +196,11 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "RATE_LIMIT_GAMES",
-        "60/minute",
+        "300/minute;3000/hour",
         rate,
-        "new games per client address, in Flask-Limiter's syntax (`60/minute`, `10 per hour`, "
-        "`5 per 10 seconds`); `0` switches it off",
+        "new games per client address, the class puzzle's attempts included, in Flask-Limiter's"
+        " syntax (`60/minute`, `10 per hour`, `5 per 10 seconds`, several joined by `;`); `0`"
+        " switches it off: a class of 200 behind one NAT address starts a puzzle at once",
         "counted together, see `RATE_LIMIT_STORAGE`",
     ),
     Setting(
@@ -219,6 +220,23 @@ SETTINGS: tuple[Setting, ...] = (
         "counted together, see `RATE_LIMIT_STORAGE`",
     ),
     Setting(
+        "RATE_LIMIT_CLASS_MISSES",
+        "60/minute;600/hour",
+        rate,
+        "class codes looked up in vain (`GET /class/<code>`, its teacher page and QR code, a"
+        " `join`) per client address, the same syntax (`0` switches it off); beyond it only"
+        " rooms the address already has a member in (or the teacher's own) are found",
+        "counted together, see `RATE_LIMIT_STORAGE`",
+    ),
+    Setting(
+        "RATE_LIMIT_CLASS_NAMES",
+        "600 per 10 minutes",
+        rate,
+        "new student names in class rooms (`quiz_enter`, `solve` with a name) per client"
+        " address, the same syntax (`0` switches it off)",
+        "counted together, see `RATE_LIMIT_STORAGE`",
+    ),
+    Setting(
         "RATE_LIMIT_VERDICTS",
         "120/minute",
         rate,
@@ -232,6 +250,63 @@ SETTINGS: tuple[Setting, ...] = (
         seconds(0.01, 10),
         "the search time one editor verdict may take; beyond it the answer is undecided (`time`)",
         SAME,
+    ),
+    Setting(
+        "VERDICT_CACHE",
+        1024,
+        whole(0, 1_000_000),
+        "puzzle verdicts kept (by puzzle code), so a puzzle is searched once, not per request;"
+        " about 2 KB each at most",
+        "per process",
+    ),
+    Setting(
+        "SEARCH_BUDGET",
+        20.0,
+        seconds(0, 3600),
+        "search-seconds each client address may spend at once (hints, the warning after a"
+        " move, verdicts, worksheets and their pictures, /watch runs), charged with the CPU"
+        " time used; beyond it 429 `rate-limited` until it refills; `0` switches it off",
+        "per process",
+    ),
+    Setting(
+        "SEARCH_BUDGET_REFILL",
+        0.5,
+        seconds(0.01, 64),
+        "search-seconds given back to each address per second: the share of a core one"
+        " address may use over time (a class behind one NAT address needs a few %)",
+        "per process",
+    ),
+    Setting(
+        "SEARCH_SLOTS",
+        0,
+        whole(0, 1024),
+        "searches running at once (`0`: one per core, one on the Python engine); one address"
+        " holds at most half of them; the others wait their turn",
+        "per process",
+        shown_default="`0`: one per core",
+    ),
+    Setting(
+        "SEARCH_WAIT",
+        2.0,
+        seconds(0, 60),
+        "seconds a search waits for a slot before the answer is 503 `busy` with Retry-After"
+        " (a move is then made without the early warning)",
+        "per process",
+    ),
+    Setting(
+        "TIMELINE_MEMORY_PER_ADDRESS",
+        64,
+        whole(0, 1_000_000),
+        "megabytes of ended /watch runs (their timelines, for a seek back) one client address"
+        " keeps; beyond it its oldest are dropped (a seek into one computes it again)",
+        "per process",
+    ),
+    Setting(
+        "TIMELINE_MEMORY",
+        192,
+        whole(0, 1_000_000),
+        "megabytes of ended /watch runs the whole process keeps, the oldest dropped first",
+        "per process",
     ),
     Setting(
         "RATE_LIMIT_STORAGE",
@@ -267,8 +342,45 @@ SETTINGS: tuple[Setting, ...] = (
         "CLASS_MAX_MEMBERS",
         1000,
         whole(1, 100_000),
-        "class members (students and teachers) one process serves at most",
+        "class students one process serves at most (a teacher's pages have seats of their own)",
         "per process: a whole class behind one NAT address is one process's",
+    ),
+    Setting(
+        "CLASS_ADDRESS_SEATS",
+        600,
+        whole(1, 100_000),
+        "class students from one client address, in all rooms (a school's NAT: 3 classes of 200)",
+        "per process (with `ip_hash` an address stays on one process)",
+    ),
+    Setting(
+        "CLASS_ROOM_SEATS",
+        400,
+        whole(1, 100_000),
+        "students in one class room",
+        "per process",
+    ),
+    Setting(
+        "CLASS_ADDRESS_ROOM_SEATS",
+        250,
+        whole(1, 100_000),
+        "students from one client address in one room: a class of 200 behind one NAT fits,"
+        " and one address cannot take a whole room",
+        "per process",
+    ),
+    Setting(
+        "CLASS_TEACHER_PAGES",
+        8,
+        whole(1, 1000),
+        "pages one room's teacher may have joined (projector, laptop, phone...); never"
+        " taken by students or other rooms",
+        "per process",
+    ),
+    Setting(
+        "CLASS_QUIZ_STUDENTS",
+        300,
+        whole(1, 100_000),
+        "names entered in one class room (quiz and puzzle); the teacher can remove one",
+        SAME,
     ),
     Setting(
         "MAX_CONTENT_LENGTH",

@@ -51,7 +51,9 @@ def test_defaults_then_the_environment_then_the_callers_mapping(tmp_path):
     config = build_config(tmp_path, {"CLASS_MAX_MEMBERS": 500}, environ=env)
     assert config["CLASS_ROOM_TTL"] == 600.0 and config["PROXY_FIX"] == 1
     assert config["CLASS_MAX_MEMBERS"] == 500  # the mapping wins
-    assert config["CLASS_HEARTBEAT"] == 20.0 and config["RATE_LIMIT_GAMES"] == "60/minute"
+    assert (
+        config["CLASS_HEARTBEAT"] == 20.0 and config["RATE_LIMIT_GAMES"] == "300/minute;3000/hour"
+    )
     assert config["DATABASE_URL"].startswith("sqlite:///") and config["SECRET_KEY"]
     assert (tmp_path / "secret_key").read_text() == config["SECRET_KEY"]  # kept for next time
     assert build_config(tmp_path, None, environ={})["SECRET_KEY"] == config["SECRET_KEY"]

@@ -51,7 +51,6 @@ PAUSED_AHEAD = 200  # events computed ahead of a paused class (none is sent ahea
 AHEAD_SECONDS = 1.0  # ... and sent ahead of a playing one, in seconds of play: four ticks
 MAX_AHEAD = 2_000
 MIN_LEAD = 2  # events sent ahead of a slowly playing class at least
-QUESTION_SECONDS = 0.5  # computing a question may take before the ask is answered ``busy``
 FEED_BATCH = 1_000  # events per feed message at most
 REPORT_EVERY = 1.0  # seconds between progress records while streaming
 RUN_TO_END = 10**12
@@ -383,13 +382,13 @@ class RoomFeed:
             timeline = self._replica_for(room, index + ahead)
         return timeline.snapshot(index, ahead=ahead)
 
-    def find_question(self, room, start: int) -> quiz.Found:
+    def find_question(self, room, start: int, seconds: float) -> quiz.Found:
         """The first position at or after ``start`` where the room's search moves on with
         a choice (a quiz question), computing the search there if it has not got there.
 
         Bounded: a run of backtracks is never longer than the board has squares, so a
         move comes within a window of twice that (or the search ends: ``cannot-ask``);
-        computing towards a far ``start`` stops after :data:`QUESTION_SECONDS` (``busy``).
+        computing towards a far ``start`` stops after ``seconds`` (``busy``).
         What the owner's timeline computes here is stored by the feed's next tick.
         """
         owner = self.owner and self.gen == room.gen and self.timeline is not None
@@ -399,7 +398,7 @@ class RoomFeed:
         for _attempt in range(3):
             upto = start + window
             if timeline.end is None and timeline.frontier < upto:
-                made = timeline.extend(upto, seconds=QUESTION_SECONDS)
+                made = timeline.extend(upto, seconds=seconds)
                 if owner and made:
                     with self._unsaved_lock:
                         self._unsaved.extend((room.gen, state) for state in made)
@@ -424,6 +423,6 @@ class RoomFeed:
                         replica.close()
                     replica = Timeline(service.demo_of(room), states)
                     self._replica, self._replica_gen = replica, room.gen
-            latest = replica.checkpoints()[-1].index if replica.checkpoints() else 0
+            latest = replica.latest_checkpoint
             replica.extend(min(upto, max(room.frontier, latest + 2 * replica.spacing)))
             return replica

@@ -1,11 +1,22 @@
 """This process's class connections and the room feeds they follow.
 
 What belongs to one Socket.IO connection lives here, in the process that accepted it
-(a connection always talks to that process): its language, its room and role, its
-message rate.  Everything about the room itself is in the database
+(a connection always talks to that process): its language, its client address, its
+room and role, its message rate.  Everything about the room itself is in the database
 (:mod:`server.classroom.service`).  Each room with members here has one
 :class:`~server.classroom.feed.RoomFeed`, started with the first member and stopped
 with the last.
+
+**Seats.**  A student takes a seat in the process, under four caps (:class:`Seats`): the
+process's, the client address's, the room's and the address's in that room, so one
+address (a script, a prankster) can neither fill the server nor another room, while a
+class of 200 behind one school NAT fits.  A room's teacher (a valid token) sits apart:
+only the room's own teacher pages count against it, so nothing students or other rooms
+do can keep the teacher out.
+
+**What students cause on the teacher's page** (``presence``, ``quiz_scores``,
+``quiz_tally``, ``leaderboard``) goes through :class:`~server.classroom.throttle.Throttle`:
+at most ``TEACHER_EVENTS_PER_SECOND`` of each a room, each the latest state.
 
 No Flask here: the web layer passes how to emit to a Socket.IO room, how to start a
 background task and how to run a function inside the app's context.
@@ -18,6 +29,7 @@ import secrets
 import socket
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -25,9 +37,11 @@ from ..stream.runs import TokenBucket
 from . import service
 from .feed import RoomFeed
 from .service import ClassError
+from .throttle import Throttle
 
 MESSAGE_BURST, MESSAGE_RATE = 2000, 1000.0  # every message, per connection
 COSTLY_BURST, COSTLY_RATE = 10, 2.0  # join, sync, solve: they read or write more
+TEACHER_EVENTS_PER_SECOND = 2  # of each event students cause, per room (and process)
 
 
 def room_name(code: str) -> str:
@@ -44,9 +58,9 @@ class Member:
     lang: str
     messages: TokenBucket
     costly: TokenBucket
+    address: str = ""  # the client's address (behind PROXY_FIX: the real client's)
     code: str | None = None
     role: str | None = None  # "teacher" | "student" once joined
-    puzzle_games: dict[int, int] = field(default_factory=dict)  # puzzle seq -> games opened
     quiz_student: str | None = None  # the quiz student this connection answers as
     last_rate_error: float = float("-inf")
 
@@ -56,17 +70,58 @@ class Member:
             raise ClassError("rate-limited", "watch.error.rate-limited")
 
 
+@dataclass(frozen=True)
+class Seats:
+    """How many students a process seats: in all, per client address, per room, per
+    address in a room; and how many pages a room's teacher may join."""
+
+    students: int = 1000
+    per_address: int = 600
+    per_room: int = 400
+    per_address_in_room: int = 250
+    teacher_pages: int = 8
+
+
+@dataclass
+class _Taken:
+    """The seats taken in this process (kept in step under the hub's lock)."""
+
+    students: int = 0
+    by_address: Counter = field(default_factory=Counter)
+    by_room: Counter = field(default_factory=Counter)
+    by_address_in_room: Counter = field(default_factory=Counter)  # (code, address): students
+    teachers: Counter = field(default_factory=Counter)  # code: teacher pages
+    teachers_from: Counter = field(default_factory=Counter)  # (code, address): teacher pages
+
+    def change(self, member: Member, step: int) -> None:
+        code, address = member.code, member.address
+        if member.role == "teacher":
+            _add(self.teachers, code, step)
+            _add(self.teachers_from, (code, address), step)
+            return
+        self.students += step
+        _add(self.by_address, address, step)
+        _add(self.by_room, code, step)
+        _add(self.by_address_in_room, (code, address), step)
+
+
+def _add(counter: Counter, key, step: int) -> None:
+    counter[key] += step
+    if counter[key] <= 0:
+        del counter[key]  # a counter of the seats taken, not of every address ever seen
+
+
 class Hub:
     def __init__(
         self,
         *,
         emit: Callable[..., None],
-        start_task: Callable[[Callable[[], None]], object],
+        start_task: Callable[..., object],
         in_context: Callable[[Callable[[], object]], object],
         ttl: float,
         presence_timeout: float,
         heartbeat: float,
-        max_members: int,
+        seats: Seats | None = None,
     ) -> None:
         self._emit = emit
         self.start_task = start_task
@@ -74,20 +129,23 @@ class Hub:
         self.ttl = ttl
         self.presence_timeout = presence_timeout
         self.heartbeat = heartbeat
-        self.max_members = max_members
+        self.seats = seats or Seats()
         # who holds a room's lease: unique per process, readable in the database
         self.process = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
         self.members: dict[str, Member] = {}
         self.feeds: dict[str, RoomFeed] = {}
+        self._taken = _Taken()
         self._lock = threading.Lock()
+        self.throttle = Throttle(1.0 / TEACHER_EVENTS_PER_SECOND, start_task, run=in_context)
 
     # -- connections ---------------------------------------------------------------------------
-    def connect(self, sid: str, lang: str) -> Member:
+    def connect(self, sid: str, lang: str, address: str = "") -> Member:
         member = Member(
             sid,
             lang,
             TokenBucket(MESSAGE_BURST, MESSAGE_RATE, time.monotonic),
             TokenBucket(COSTLY_BURST, COSTLY_RATE, time.monotonic),
+            address=address,
         )
         with self._lock:
             self.members[sid] = member
@@ -100,20 +158,46 @@ class Hub:
         with self._lock:
             member = self.members.pop(sid, None)
             if member is not None and member.code is not None:
+                self._taken.change(member, -1)
                 self._forget_feed_if_unused(member.code)
         return member
 
     def join(self, member: Member, code: str, role: str) -> RoomFeed:
-        """``member`` is now in room ``code``: the room's feed runs here while it is."""
+        """``member`` is now in room ``code``: the room's feed runs here while it is.
+        ``full`` (the message says which cap) when its seat is not there."""
         with self._lock:
-            joined = sum(1 for m in self.members.values() if m.code is not None)
-            if joined >= self.max_members:
-                raise ClassError("full", "class.error.full.server", max=self.max_members)
+            self._check_seat(member.address, code, role)
             member.code, member.role = code, role
+            self._taken.change(member, +1)
             feed = self.feeds.get(code)
             if feed is None or feed.stopped:
                 feed = self.feeds[code] = RoomFeed(self, code)
             return feed
+
+    def _check_seat(self, address: str, code: str, role: str) -> None:
+        seats, taken = self.seats, self._taken
+        if role == "teacher":
+            if taken.teachers[code] >= seats.teacher_pages:
+                raise ClassError("full", "class.error.full.teacher", max=seats.teacher_pages)
+            return
+        caps = (
+            (taken.students, seats.students, "server"),
+            (taken.by_address[address], seats.per_address, "address"),
+            (taken.by_room[code], seats.per_room, "room"),
+            (taken.by_address_in_room[code, address], seats.per_address_in_room, "room-address"),
+        )
+        for used, cap, which in caps:
+            if used >= cap:
+                raise ClassError("full", f"class.error.full.{which}", max=cap)
+
+    def has_member_from(self, code: str, address: str) -> bool:
+        """Whether a member of room ``code`` (a student or its teacher) came from ``address``:
+        the room is no secret to that address."""
+        with self._lock:
+            taken = self._taken
+            return bool(
+                taken.by_address_in_room[code, address] or taken.teachers_from[code, address]
+            )
 
     def _forget_feed_if_unused(self, code: str) -> None:
         if any(m.code == code for m in self.members.values()):
@@ -135,10 +219,13 @@ class Hub:
         with self._lock:
             for member in self.members.values():
                 if member.code == code:
+                    self._taken.change(member, -1)
                     member.code = member.role = None
+                    member.quiz_student = None
             feed = self.feeds.pop(code, None)
         if feed is not None:
             feed.stop()
+        self.throttle.forget(lambda key: key[0] == code)
 
     # -- output ----------------------------------------------------------------------------------
     def broadcast(self, event: str, data: dict, code: str, skip_sid: str | None = None) -> None:
@@ -146,6 +233,17 @@ class Hub:
 
     def to_teacher(self, event: str, data: dict, code: str, skip_sid: str | None = None) -> None:
         self._emit(event, data, teacher_room(code), skip_sid)
+
+    def to_teacher_latest(self, event: str, code: str, read: Callable[[], dict | None]) -> None:
+        """The teacher's pages get ``event`` with ``read()`` (None: nothing to send), now or
+        at the end of the room's interval for it, read then (see the module docstring)."""
+
+        def send() -> None:
+            data = read()
+            if data is not None:
+                self.to_teacher(event, data, code)
+
+        self.throttle.request((code, event), send)
 
     def broadcast_state(self, code: str) -> None:
         """Everyone gets the room's state as the database has it now."""

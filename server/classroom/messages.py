@@ -54,14 +54,14 @@ class JoinMessage(Message):
         str,
         Strict(),
         Field(max_length=CODE_MAX, description="6 characters; case, spaces and dashes ignored"),
-        refused("unknown-room", "class.error.unknown-room", always=True),
+        refused("unknown-room", "class.error.unknown-room"),
     ]
     token: (
         Annotated[
             str,
             Strict(),
             Field(min_length=1, max_length=TOKEN_MAX, description="the teacher's secret"),
-            refused("bad-token", "class.error.bad-token", always=True),
+            refused("bad-token", "class.error.bad-token"),
         ]
         | None
     ) = None
@@ -127,7 +127,7 @@ PuzzleCode = Annotated[
         " decides `rows`, `cols`, `closed`, `start` and `holes`",
         json_schema_extra={"x-error": "bad-puzzle"},
     ),
-    refused("bad-puzzle", "class.error.bad-puzzle.code", always=True),
+    refused("bad-puzzle", "class.error.bad-puzzle.code"),
 ]
 
 
@@ -250,7 +250,7 @@ class SolveMessage(Message):
             str,
             Strict(),
             Field(description=f"1..{NAME_MAX} characters, no control characters"),
-            refused("bad-name", "class.error.bad-name", always=True, max=NAME_MAX),
+            refused("bad-name", "class.error.bad-name", max=NAME_MAX),
         ]
         | None
     ) = Field(
@@ -279,7 +279,7 @@ QuizName = Annotated[
     str,
     Strict(),
     Field(description=f"1..{NAME_MAX} characters, no control characters; unique in the room"),
-    refused("bad-name", "class.error.bad-name", always=True, max=NAME_MAX),
+    refused("bad-name", "class.error.bad-name", max=NAME_MAX),
 ]
 QuizKey = Annotated[
     str,
@@ -287,6 +287,17 @@ QuizKey = Annotated[
     Field(min_length=1, max_length=QUIZ_KEY_MAX, pattern=r"^[\x00-\x7f]*$"),
 ]
 QuestionNumber = whole(1, MAX_QUESTION, doc="the question's number, from `quiz_question`")
+StudentId = Annotated[
+    str,
+    Strict(),
+    Field(
+        min_length=1,
+        max_length=QUIZ_STUDENT_MAX,
+        pattern=r"^[\x00-\x7f]*$",
+        description="a student's id (`quiz_scores`, a leaderboard's `student`)",
+    ),
+    refused("unknown-student", "class.error.unknown-student"),
+]
 
 
 class QuizEnterMessage(Message):
@@ -339,6 +350,19 @@ class QuizQuestionMessage(Message):
     question: QuestionNumber
 
 
+class QuizRemoveMessage(Message):
+    """``quiz_remove``: the teacher takes a student out of the room (their name, answers,
+    attempts and leaderboard lines)."""
+
+    student: StudentId
+
+
+class ClearAttemptsMessage(Message):
+    """``clear_attempts``: the teacher gives a student (or everyone) their attempts back."""
+
+    student: StudentId | None = Field(None, json_schema_extra={"x-absent": "every student"})
+
+
 MESSAGES: dict[str, type[Message]] = {
     "join": JoinMessage,
     "heartbeat": EmptyMessage,
@@ -356,19 +380,24 @@ MESSAGES: dict[str, type[Message]] = {
     "quiz_reveal": QuizQuestionMessage,
     "quiz_why": QuizQuestionMessage,
     "quiz_state": EmptyMessage,
+    "quiz_remove": QuizRemoveMessage,
+    "clear_attempts": ClearAttemptsMessage,
 }
 ERRORS = {
     "bad-request": "a payload that is not an object; a field missing, of the wrong type or"
     " out of its range (the message names the field); `join` on a connection that joined",
     "bad-board": "`settings`: the board or the start as `/watch`'s `start` refuses them",
     "unknown-algorithm": "`settings`: `algorithm` unknown, as on `/watch`",
-    "rate-limited": "too many messages (see Limits); at most one such `error` event a second",
+    "rate-limited": "too many messages (see Limits); at most one such `error` event a second;"
+    " too many new names (`RATE_LIMIT_CLASS_NAMES`), games (`RATE_LIMIT_GAMES`) or wrong"
+    " class codes (`RATE_LIMIT_CLASS_MISSES`) from the client address: the message says"
+    " when to try again",
     "unknown-room": "no room has this code (or it was closed)",
     "expired": "the room was idle for longer than `CLASS_ROOM_TTL`",
     "bad-token": "a `token` that is not the room's",
     "not-joined": "a message other than `join` before joining",
     "not-teacher": "a teacher's message (`settings`, `control`, `lesson`, `puzzle`, `close`,"
-    " `quiz_ask`, `quiz_reveal`, `quiz_why`) from a student",
+    " `quiz_ask`, `quiz_reveal`, `quiz_why`, `quiz_remove`, `clear_attempts`) from a student",
     "unknown-chapter": "`lesson`: no chapter of the lesson has this id",
     "bad-step": "`lesson`: a step the chapter does not have (its steps count from 0)",
     "stale": "`control` or `sync` for another demo generation than the room's (with `gen`"
@@ -380,9 +409,13 @@ ERRORS = {
     " message says which)",
     "bad-holes": "`settings` or `puzzle`: `holes` as `/watch`'s `start` refuses them",
     "no-puzzle": "`solve` while there is no puzzle",
-    "bad-name": "a `solve` name that is not 1..24 characters of text",
-    "full": "the puzzle's attempts (5 per connection, 500 per puzzle) or the process's"
-    " `CLASS_MAX_MEMBERS` are taken",
+    "bad-name": "a name (`quiz_enter`, `solve`) that is not 1..24 characters of text",
+    "full": "`join`: no seat (the process's `CLASS_MAX_MEMBERS` students, the client"
+    " address's `CLASS_ADDRESS_SEATS`, the room's `CLASS_ROOM_SEATS`, the address's"
+    " `CLASS_ADDRESS_ROOM_SEATS` in the room; a teacher: the room's own"
+    " `CLASS_TEACHER_PAGES`); a new name: the room's `CLASS_QUIZ_STUDENTS`; `solve`: the"
+    " student's 5 attempts at the puzzle (until the teacher clears them). The message says"
+    " which",
     "unknown-entry": "`solved` for a game that is no attempt at the current puzzle in this room",
     "not-solved": "`solved` for a game the server has not seen won",
     "busy": "the database was held by another writer for longer than it waits, or"
@@ -395,6 +428,9 @@ ERRORS = {
     "not-entered": "`quiz_answer`, or `solve` without a `name`, before `quiz_enter`",
     "not-student": "`quiz_enter`, `quiz_answer` or `solve` from the teacher",
     "name-taken": "`quiz_enter` with a name another student holds (without their key)",
+    "already-entered": "`quiz_enter` as another student than the one this connection, or"
+    " this browser (its `kt_player` cookie), entered the room as",
+    "unknown-student": "`quiz_remove` or `clear_attempts` for a student the room does not have",
     "cannot-ask": "`quiz_ask` with no move left to ask about (the search ends before one,"
     " a construction, no demo yet): the message says which",
     "question-open": "`control`, `settings` or `lesson` while a question is open: reveal it first;"

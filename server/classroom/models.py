@@ -13,7 +13,8 @@ here, not in memory:
   client's heartbeat: the student count is the number of fresh student rows, so a
   process that died takes its connections off the count after the presence timeout;
 * ``class_entries``: one row per student attempt at a puzzle, linked to the Play
-  page's game (``games``) the student plays; the class leaderboard is the solved ones;
+  page's game (``games``) the student plays and to the student (``class_quiz_students``)
+  who made it; the class leaderboard is the solved ones, one line per student;
 * ``class_checkpoints``: the room's search every so many events (a walker state, see
   server/engine/walker.py), from which any process serves any index of the demo.
 
@@ -90,6 +91,15 @@ class ClassEntry(db.Model):
     )
     puzzle_seq: Mapped[int] = mapped_column(Integer)
     game_id: Mapped[str] = mapped_column(String(32), unique=True)  # a games.id
+    # the student who made the attempt (NULL for attempts made before students were
+    # kept: those are told apart by name); removing a student takes their attempts along
+    student_id: Mapped[str | None] = mapped_column(
+        ForeignKey(
+            "class_quiz_students.id", name="fk_class_entries_student_id", ondelete="CASCADE"
+        ),
+        nullable=True,
+        index=True,
+    )
     name: Mapped[str] = mapped_column(String(24))  # plain text; rendered as text
     started_at: Mapped[float] = mapped_column(Float)  # when the puzzle's game was handed out
     solved_at: Mapped[float | None] = mapped_column(Float, nullable=True)
@@ -111,10 +121,15 @@ class ClassCheckpoint(db.Model):
 
 
 class QuizStudent(db.Model):
-    """A student in the room's quiz: a name the teacher reads, a key the page keeps."""
+    """A student of the room (the quiz and the puzzle): a name the teacher reads, a key the
+    page keeps, the browser's player id (one student per player in a room), and the
+    attempts at the current puzzle."""
 
     __tablename__ = "class_quiz_students"
-    __table_args__ = (UniqueConstraint("code", "name_key", name="uq_class_quiz_students_name"),)
+    __table_args__ = (
+        UniqueConstraint("code", "name_key", name="uq_class_quiz_students_name"),
+        UniqueConstraint("code", "player", name="uq_class_quiz_students_player"),
+    )
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)  # public, random
     code: Mapped[str] = mapped_column(
@@ -124,6 +139,11 @@ class QuizStudent(db.Model):
     name_key: Mapped[str] = mapped_column(String(96))  # the name case-folded: one per room
     key_hash: Mapped[str] = mapped_column(String(64))  # sha256 hex of the page's key
     joined_at: Mapped[float] = mapped_column(Float)
+    # the ``kt_player`` cookie of the browser that entered (NULL: it had none)
+    player: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # attempts at the room's puzzle number ``attempts_seq`` (another puzzle: none yet)
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    attempts_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class QuizQuestion(db.Model):

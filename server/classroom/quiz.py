@@ -27,66 +27,166 @@ import hashlib
 import hmac
 import json
 import secrets
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..db import db
 from ..stream.encode import DecodedMove, decode
 from .messages import QuizAnswerMessage, QuizEnterMessage
-from .models import ClassRoom, QuizAnswer, QuizQuestion, QuizStudent
+from .models import ClassEntry, ClassRoom, QuizAnswer, QuizQuestion, QuizStudent
 from .service import ClassError, room_index, settings_of
 
 KEY_BYTES = 18
+PREPARE_SECONDS = 0.5  # computing a question may take before the ask is answered ``busy``
+HELD_SECONDS = 0.05  # ... and, while the room's row is locked, what is left of it
 
 
 # -- students -------------------------------------------------------------------------------
+# A student is one name in the room, for the quiz and the puzzle.  A name is one student's
+# (compared by :func:`name_key`); a connection answers as one student, and so does a
+# browser (its ``kt_player`` cookie): entering again from the same browser is the same
+# student.  The teacher can remove a student, who takes their answers and attempts along.
 def _hash(key: str) -> str:
     return hashlib.sha256(key.encode("ascii")).hexdigest()
 
 
-def enter(room: ClassRoom, request: QuizEnterMessage, at: float) -> tuple[QuizStudent, str]:
-    """The student under ``request.name``: the same one again with its key, else a new one.
+NAME_KEY_MAX = 96  # class_quiz_students.name_key
 
-    A name is one student's in a room: taking a name someone holds needs their key
-    (``name-taken`` otherwise), so nobody answers under another's name.
+
+def name_key(name: str) -> str:
+    """How names are told apart in a room: compatibility forms folded (a full-width
+    ``Ｂｏｂ`` is ``Bob``), case-folded, runs of spaces as one."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())[:NAME_KEY_MAX]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Who ``enter`` let in: the student, the key their page keeps, whether the student
+    is new to the room and whether the name changed (the teacher's scores list moves)."""
+
+    student: QuizStudent
+    key: str
+    created: bool = False
+    renamed: bool = False
+
+
+def enter(
+    room: ClassRoom,
+    request: QuizEnterMessage,
+    at: float,
+    *,
+    player: str | None = None,
+    entered: str | None = None,
+    cap: int | None = None,
+    admit: Callable[[], None] = lambda: None,
+) -> Entry:
+    """The student under ``request.name``: the same one again with their key, or the
+    browser's own (``player``), else a new one.
+
+    ``entered`` is the student the connection entered as (None: it has not): it stays
+    that student (``already-entered`` for another, a key renames it).  A name someone
+    holds needs their key (``name-taken``).  A new student needs a free seat among the
+    room's ``cap`` (``full``) and ``admit()`` (which raises the refusal of a rate limit).
     """
+    own = student_in(room.code, entered)
+    by_key = None
     if request.key is not None:
-        student = db.session.scalar(
+        by_key = db.session.scalar(
             select(QuizStudent).where(
                 QuizStudent.code == room.code, QuizStudent.key_hash == _hash(request.key)
             )
         )
-        if student is not None:
-            if student.name_key != request.name.casefold():
-                _check_name_free(room.code, request.name)
-                student.name, student.name_key = request.name, request.name.casefold()
-                db.session.commit()
-            return student, request.key
-    _check_name_free(room.code, request.name)
+    mine = _of_player(room.code, player)
+    if own is not None and by_key is not None and by_key.id != own.id:
+        raise ClassError("already-entered", name=own.name)
+    if by_key is not None:
+        if mine is not None and mine.id != by_key.id:  # this browser is someone else here
+            raise ClassError("already-entered", name=mine.name)
+        if player is not None and by_key.player is None:
+            by_key.player = player
+        renamed = _rename(by_key, request.name)
+        db.session.commit()
+        return Entry(by_key, request.key, renamed=renamed)
+    if own is not None:
+        raise ClassError("already-entered", name=own.name)
+    if mine is not None:  # the browser's student, back without the key: a new key
+        renamed = _rename(mine, request.name)
+        key = secrets.token_urlsafe(KEY_BYTES)
+        mine.key_hash = _hash(key)
+        db.session.commit()
+        return Entry(mine, key, renamed=renamed)
+    return _new_student(room, request.name, at, player, cap, admit)
+
+
+def student_in(code: str, student_id: str | None) -> QuizStudent | None:
+    """Room ``code``'s student of that id; None when it has none (removed, or never)."""
+    student = db.session.get(QuizStudent, student_id) if student_id else None
+    return student if student is not None and student.code == code else None
+
+
+def _of_player(code: str, player: str | None) -> QuizStudent | None:
+    if player is None:
+        return None
+    return db.session.scalar(
+        select(QuizStudent).where(QuizStudent.code == code, QuizStudent.player == player)
+    )
+
+
+def _rename(student: QuizStudent, name: str) -> bool:
+    key = name_key(name)
+    if student.name == name:
+        return False
+    if student.name_key != key:
+        _check_name_free(student.code, name)
+    student.name, student.name_key = name, key
+    return True
+
+
+def _new_student(
+    room: ClassRoom, name: str, at: float, player: str | None, cap: int | None, admit
+) -> Entry:
+    _check_name_free(room.code, name)
+    if cap is not None and _students_in(room.code) >= cap:
+        raise ClassError("full", "class.error.full.names", max=cap)
+    admit()
     key = secrets.token_urlsafe(KEY_BYTES)
     student = QuizStudent(
         id=secrets.token_hex(8),
         code=room.code,
-        name=request.name,
-        name_key=request.name.casefold(),
+        name=name,
+        name_key=name_key(name),
         key_hash=_hash(key),
         joined_at=at,
+        player=player,
+        attempts=0,
+        attempts_seq=0,
     )
     db.session.add(student)
     try:
         db.session.commit()
-    except IntegrityError:  # the same name entered at the same moment elsewhere
+    except IntegrityError:  # the same name (or browser) entered at the same moment elsewhere
         db.session.rollback()
         raise ClassError("name-taken") from None
-    return student, key
+    if cap is not None and _students_in(room.code) > cap:  # others took the last seats
+        _delete_students(room.code, [student.id])
+        raise ClassError("full", "class.error.full.names", max=cap)
+    return Entry(student, key, created=True)
+
+
+def _students_in(code: str) -> int:
+    return (
+        db.session.scalar(select(func.count(QuizStudent.id)).where(QuizStudent.code == code)) or 0
+    )
 
 
 def _check_name_free(code: str, name: str) -> None:
     taken = db.session.scalar(
         select(QuizStudent.id).where(
-            QuizStudent.code == code, QuizStudent.name_key == name.casefold()
+            QuizStudent.code == code, QuizStudent.name_key == name_key(name)
         )
     )
     if taken is not None:
@@ -94,10 +194,37 @@ def _check_name_free(code: str, name: str) -> None:
 
 
 def student_by_id(room: ClassRoom, student_id: str | None) -> QuizStudent:
-    student = db.session.get(QuizStudent, student_id) if student_id else None
-    if student is None or student.code != room.code:
+    student = student_in(room.code, student_id)
+    if student is None:
         raise ClassError("not-entered")
     return student
+
+
+@dataclass(frozen=True)
+class Removed:
+    id: str
+    name: str
+
+
+def remove(room: ClassRoom, student_id: str) -> Removed:
+    """The teacher takes a student out of the room: their name (free again), their
+    answers (tallies and the reveal's distribution count without them), their attempts
+    and leaderboard lines."""
+    student = student_in(room.code, student_id)
+    if student is None:
+        raise ClassError("unknown-student")
+    removed = Removed(student.id, student.name)
+    _delete_students(room.code, [student.id])
+    return removed
+
+
+def _delete_students(code: str, ids: list[str]) -> None:
+    """Delete students with what is theirs (explicitly: not every SQLite connection
+    enforces foreign keys)."""
+    db.session.execute(delete(QuizAnswer).where(QuizAnswer.student_id.in_(ids)))
+    db.session.execute(delete(ClassEntry).where(ClassEntry.student_id.in_(ids)))
+    db.session.execute(delete(QuizStudent).where(QuizStudent.code == code, QuizStudent.id.in_(ids)))
+    db.session.commit()
 
 
 # -- questions --------------------------------------------------------------------------------
@@ -153,9 +280,12 @@ def ask(room: ClassRoom, at: float, find, *, play: bool = False) -> Asked:
     """A new question at the first position, from where the class stands, that nobody
     holds the answer of: where the class is, or as far as it has been sent.
 
-    ``find(start)`` is the demo's first :class:`Found` at or after ``start`` (computed
-    if the search has not got there; never sent to anyone); it raises ``cannot-ask``
-    when the search has no move left, or ``busy`` while it is still far behind.
+    ``find(start, seconds)`` is the demo's first :class:`Found` at or after ``start``
+    (computed, for at most ``seconds``, if the search has not got there; never sent to
+    anyone); it raises ``cannot-ask`` when the search has no move left, or ``busy``
+    while it is still far behind.  It is called once before the transaction, which
+    computes what the question needs while no lock is held, and once inside it, where
+    that is done (a feed sending meanwhile only moves the mark over what was computed).
 
     The class is moved there: paused at once (``play`` False), or playing on at its
     speed until it reaches the question (``play``).  One transaction: the hold is taken
@@ -170,6 +300,8 @@ def ask(room: ClassRoom, at: float, find, *, play: bool = False) -> Asked:
         raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
     if settings_of(room)["algorithm"] == "construct":
         raise ClassError("cannot-ask", "class.error.cannot-ask.construct")
+    find(max(room_index(room, at, held=False), room.sent_upto), PREPARE_SECONDS)
+    db.session.rollback()  # no read transaction left open while the hold is taken
     try:
         return _ask_held(room, at, find, play)
     except BaseException:
@@ -190,7 +322,7 @@ def _ask_held(room: ClassRoom, at: float, find, play: bool) -> Asked:
     db.session.refresh(room)  # the row as this transaction holds it
     board = room_index(room, at, held=False)  # where the class stands
     start = max(board, room.sent_upto)  # nobody holds anything from here on
-    found = find(start)
+    found = find(start, HELD_SECONDS)  # computed already, but for what was sent meanwhile
     settings = settings_of(room)
     move = found.move
     why = {
@@ -409,13 +541,19 @@ def scores(room: ClassRoom) -> dict:
 
 
 def own_score(room: ClassRoom, student: QuizStudent) -> dict:
-    board = scores(room)
-    mine = next((r for r in board["scores"] if r["student"] == student.id), None)
-    return {
-        "questions": board["questions"],
-        "right": mine["right"] if mine else 0,
-        "answered": mine["answered"] if mine else 0,
-    }
+    """One student's score, counted for them alone (not read off the whole class's: a
+    student's page must not cost what the room's size does)."""
+    revealed = (QuizQuestion.code == room.code, QuizQuestion.revealed_at.is_not(None))
+    questions = db.session.scalar(select(func.count(QuizQuestion.id)).where(*revealed)) or 0
+    answered, right = db.session.execute(
+        select(
+            func.count(QuizAnswer.question_id),
+            func.count(QuizAnswer.question_id).filter(QuizAnswer.square == QuizQuestion.answer),
+        )
+        .join(QuizQuestion, QuizQuestion.id == QuizAnswer.question_id)
+        .where(QuizAnswer.student_id == student.id, *revealed)
+    ).one()
+    return {"questions": questions, "right": right or 0, "answered": answered or 0}
 
 
 def latest_question(code: str) -> QuizQuestion | None:

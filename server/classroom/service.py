@@ -21,9 +21,10 @@ import hmac
 import json
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import case, delete, func, or_, select, update
 
 from ..db import db
 from ..game import rules
@@ -42,7 +43,7 @@ from .messages import (
 from .messages import MAX_INDEX as MAX_INDEX  # the limits of the messages, re-exported
 from .messages import MAX_SEQ as MAX_SEQ
 from .messages import MAX_SPEED as MAX_SPEED
-from .models import ClassCheckpoint, ClassEntry, ClassPresence, ClassRoom
+from .models import ClassCheckpoint, ClassEntry, ClassPresence, ClassRoom, QuizStudent
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0, 1: read aloud, typed on phones
 CODE_LENGTH = 6
@@ -53,7 +54,7 @@ PRESENCE_TIMEOUT = 60.0  # a connection without a heartbeat for this long is not
 HEARTBEAT_SECONDS = 20.0  # what the clients are told to use
 NODE_BUDGET = 300_000_000  # the room's one search is bounded by these: the lesson's 8x8
 TIME_LIMIT = 600.0  # seconds of computing (8x8 plain to its end: about 10 s with the core)
-MAX_ENTRIES = 500  # attempts per puzzle per room
+MAX_ATTEMPTS = 5  # attempts at one puzzle per student, until the teacher clears them
 LEADERBOARD_SIZE = 50
 DEFAULT_SETTINGS = {
     "rows": 5,
@@ -612,8 +613,17 @@ def puzzle_of(room: ClassRoom) -> dict | None:
     return json.loads(room.puzzle) if room.puzzle else None
 
 
-def start_puzzle_game(room: ClassRoom, name: str, at: float) -> dict:
-    """A Play-page game for the room's puzzle with the knight already on its start square.
+def start_puzzle_game(
+    room: ClassRoom,
+    student: QuizStudent,
+    at: float,
+    *,
+    admit: Callable[[], None] = lambda: None,
+    max_attempts: int = MAX_ATTEMPTS,
+) -> dict:
+    """A Play-page game for the room's puzzle with the knight already on its start square,
+    one of ``student``'s attempts (``full`` once they are used, until the teacher clears
+    them); ``admit()`` raises the refusal of the game limits (one more game row).
 
     The student then plays it through the ordinary game API; the start cannot be changed
     there (undo never takes back the placement, restart keeps it), so a win of this game
@@ -622,40 +632,70 @@ def start_puzzle_game(room: ClassRoom, name: str, at: float) -> dict:
     puzzle = puzzle_of(room)
     if puzzle is None:
         raise ClassError("no-puzzle")
-    try:
-        name = games.clean_name(name)
-    except RuleError:
-        raise ClassError("bad-name", max=games.NAME_MAX) from None
-    entries = db.session.scalar(
-        select(func.count(ClassEntry.id)).where(
-            ClassEntry.code == room.code, ClassEntry.puzzle_seq == puzzle["seq"]
+    seq = puzzle["seq"]
+    # one UPDATE that counts the attempt only while one is left: two connections of one
+    # student (two tabs, a script with the key) cannot both take the last
+    taken = db.session.execute(
+        update(QuizStudent)
+        .where(
+            QuizStudent.id == student.id,
+            or_(QuizStudent.attempts_seq != seq, QuizStudent.attempts < max_attempts),
         )
+        .values(
+            attempts=case((QuizStudent.attempts_seq == seq, QuizStudent.attempts + 1), else_=1),
+            attempts_seq=seq,
+        ),
+        execution_options={"synchronize_session": False},
     )
-    if entries >= MAX_ENTRIES:
-        raise ClassError("full")
-    start = _start_square(puzzle)
-    created = games.create_game(
-        puzzle["rows"],
-        puzzle["cols"],
-        puzzle["closed"],
-        holes=frozenset(puzzle.get("holes", ())),
-        start=start,
-    )
+    if taken.rowcount != 1:
+        db.session.rollback()
+        raise ClassError("full", "class.error.full.attempts", max=max_attempts)
+    try:
+        admit()
+        start = _start_square(puzzle)
+        created = games.create_game(
+            puzzle["rows"],
+            puzzle["cols"],
+            puzzle["closed"],
+            holes=frozenset(puzzle.get("holes", ())),
+            start=start,
+        )
+    except BaseException:
+        db.session.rollback()
+        raise
     if start is not None:
         row, col = puzzle["start"]
         games.change(created.id, lambda state: rules.move(state, row, col, at))
     db.session.add(
         ClassEntry(
             code=room.code,
-            puzzle_seq=puzzle["seq"],
+            puzzle_seq=seq,
             game_id=created.id,
-            name=name,
+            student_id=student.id,
+            name=student.name,
             started_at=at,
         )
     )
     touch(room, at)
     db.session.commit()
-    return {"game": created.id, "puzzle": puzzle, "name": name}
+    return {"game": created.id, "puzzle": puzzle, "name": student.name}
+
+
+def clear_attempts(room: ClassRoom, student_id: str | None = None) -> int:
+    """The teacher gives a student (None: every student) their attempts at the puzzle
+    back; how many students had some.  ``unknown-student`` for a student not in the room."""
+    where = [QuizStudent.code == room.code]
+    if student_id is not None:
+        where.append(QuizStudent.id == student_id)
+        if db.session.scalar(select(QuizStudent.id).where(*where)) is None:
+            raise ClassError("unknown-student")
+    result = db.session.execute(
+        update(QuizStudent).where(*where, QuizStudent.attempts > 0).values(attempts=0),
+        execution_options={"synchronize_session": False},
+    )
+    touch(room, now())
+    db.session.commit()
+    return result.rowcount
 
 
 def record_solution(room: ClassRoom, game_id: str, at: float) -> dict:
@@ -698,9 +738,10 @@ def _start_square(puzzle: dict) -> int | None:
     return row * puzzle["cols"] + col
 
 
-def _entry_json(entry: ClassEntry) -> dict:
+def _entry_json(entry: ClassEntry, name: str | None = None) -> dict:
     return {
-        "name": entry.name,
+        "student": entry.student_id,
+        "name": name or entry.name,
         "seconds": entry.seconds,
         "moves": entry.moves,
         "hints": entry.hints,
@@ -708,13 +749,21 @@ def _entry_json(entry: ClassEntry) -> dict:
     }
 
 
+def solver_key(entry: ClassEntry) -> str:
+    """Whose line of the leaderboard an attempt is: its student's (attempts made before
+    students were kept: its name's, case-folded)."""
+    if entry.student_id is not None:
+        return f"student:{entry.student_id}"
+    return f"name:{entry.name.casefold()}"
+
+
 def leaderboard(room: ClassRoom) -> dict:
     """The current puzzle's solvers: unaided solutions first, each group fastest first.
 
     As on the Play page's leaderboard, a run that used hints is ranked apart: it goes
-    after every run without, however quick (ties: fewer hints).  A name that solved it
-    several times (a student who reloaded) is listed once, with its best result.
-    ``trying`` counts the attempts handed out.
+    after every run without, however quick (ties: fewer hints).  One line per student,
+    their best result under their name now (nobody can take another's line by a name
+    alike).  ``trying`` counts the attempts handed out.
     """
     puzzle = puzzle_of(room)
     if puzzle is None:
@@ -722,18 +771,19 @@ def leaderboard(room: ClassRoom) -> dict:
     seq = puzzle["seq"]
     base = (ClassEntry.code == room.code, ClassEntry.puzzle_seq == seq)
     trying = db.session.scalar(select(func.count(ClassEntry.id)).where(*base)) or 0
-    solved = db.session.scalars(
-        select(ClassEntry)
+    solved = db.session.execute(
+        select(ClassEntry, QuizStudent.name)
+        .outerjoin(QuizStudent, QuizStudent.id == ClassEntry.student_id)
         .where(*base, ClassEntry.solved_at.is_not(None))
         .order_by(ClassEntry.hints > 0, ClassEntry.seconds, ClassEntry.hints, ClassEntry.id)
     )
     entries, seen = [], set()
-    for entry in solved:
-        key = entry.name.casefold()
+    for entry, name in solved:
+        key = solver_key(entry)
         if key in seen:
             continue
         seen.add(key)
-        entries.append({"rank": len(entries) + 1, **_entry_json(entry)})
+        entries.append({"rank": len(entries) + 1, **_entry_json(entry, name)})
     return {
         "puzzle": puzzle,
         "entries": entries[:LEADERBOARD_SIZE],

@@ -13,7 +13,7 @@ parse to the same :class:`Shape`.
 
 A :class:`Puzzle` is a shape plus the rules: open or closed, and a fixed start
 or a free one.  Its code appends ``.o`` or ``.c`` and, for a fixed start, the
-start's name: ``6x6~AAAg.c.a1``.
+start's name: ``6x6~AAAgAAA.c.a1``.
 
 Every refusal is a :class:`ShapeError` with a stable ``code`` (the API's and the
 CLI's error code) and ``params`` for the translated message.

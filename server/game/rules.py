@@ -14,6 +14,11 @@ hint search (bounded by ``CHECK_SECONDS``) proves the position completable or
 dead.  ``good_until`` is the longest prefix of the path proven completable and
 ``dead_from`` the shortest proven dead; a dead position reports how many moves
 to undo to get back to ``good_until``.
+
+Every search runs under :func:`server.budget.searching`: the asker's search time and
+the server's search slots.  A hint they refuse is refused (``Busy``, ``OverBudget``);
+the early warning is an extra, so a move, an undo or a restart they refuse is made
+without looking ahead (only what was proved before speaks), never refused.
 """
 
 from __future__ import annotations
@@ -23,11 +28,13 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..budget import Refused, searching
 from ..engine.board import Board
 from ..engine.hints import hint
 from ..engine.shape import Puzzle, Shape, ShapeError, parse_puzzle
 from ..engine.theory import Verdict, closed_tour_verdict, open_start_squares, tour_verdict
-from ..engine.verdict import ShapeVerdict, decide, obstacle
+from ..engine.verdict import ShapeVerdict, obstacle
+from .verdict_cache import verdicts
 
 MIN_SIDE, MAX_SIDE = 3, 20
 CHECK_SECONDS = 0.5  # look-ahead per move for the early warning
@@ -51,10 +58,10 @@ def board_for(rows: int, cols: int, holes: frozenset[int] = frozenset()) -> Boar
     return Board(rows, cols, holes)
 
 
-@lru_cache(maxsize=256)
 def shape_verdict(puzzle: Puzzle) -> ShapeVerdict:
-    """The engine's exact verdict on a shape with holes, once per puzzle."""
-    return decide(puzzle, time_limit=VERDICT_SECONDS)
+    """The engine's exact verdict on a shape with holes, once per puzzle (cached);
+    ``Busy`` or ``OverBudget`` when it must be searched and the asker may not."""
+    return verdicts.decide(puzzle, time_limit=VERDICT_SECONDS)
 
 
 @dataclass
@@ -303,10 +310,12 @@ def ask_hint(state: GameState, *, seconds=HINT_SECONDS) -> HintAnswer:
         raise RuleError("game-over")
     state.hints += 1
     if not state.path and state.start is not None:  # a fixed start: is it a good one?
-        result = hint(state.board, [state.start], closed=state.closed, time_limit=seconds)
+        with searching():
+            result = hint(state.board, [state.start], closed=state.closed, time_limit=seconds)
         nxt = state.start if result.verdict == "completable" else None
         return HintAnswer(result.verdict, nxt, result.code, result.reason, dict(result.params))
-    result = hint(state.board, state.path, closed=state.closed, time_limit=seconds)
+    with searching():
+        result = hint(state.board, state.path, closed=state.closed, time_limit=seconds)
     if state.path:
         _learn(state, len(state.path), result.verdict)
         _set_warning(state, result if result.verdict == "dead" else None)
@@ -319,6 +328,17 @@ def assess(state: GameState, seconds: float = CHECK_SECONDS) -> None:
     if n == 0 or state.won or n <= state.good_until:
         state.dead = None
         return
+    try:
+        with searching():
+            _look_ahead(state, n, seconds)
+    except Refused:  # no search time now: only what was proved before speaks
+        before = state.dead
+        _set_warning(state, None)
+        if before is not None and state.dead is not None:
+            state.dead.update(code=before["code"], reason=before["reason"], params=before["params"])
+
+
+def _look_ahead(state: GameState, n: int, seconds: float) -> None:
     result = hint(state.board, state.path, closed=state.closed, time_limit=seconds)
     _learn(state, n, result.verdict)
     if state.dead_from is None or n < state.dead_from:

@@ -23,6 +23,19 @@ same credit.  Once its stream has ended the run's task exits and the run is *par
 (at most ``Limits.parked`` per connection, the oldest dropped): a later ``seek`` restarts
 a task from its timeline's checkpoints, so stepping back from the end works.
 
+Two budgets bound what runs cost, when the registry is given them:
+
+* the CPU (``searches``, server/budget.py): every computing step of a run's task
+  (a batch, a seek's slice, a snapshot) is one search of its connection's client
+  address, run in a search slot and charged with the CPU time it used; the task waits
+  for the budget and a slot instead of failing.  A ``start`` or a ``seek`` while the
+  address has no search time left is refused (``rate-limited``), while the search queue
+  is full ``busy``;
+* the memory (``memory``, server/memory.py): a parked run's timeline is kept under the
+  per-address and server-wide byte limits; when they overflow the least recently parked
+  timelines are freed.  Such a run stays parked: a ``seek`` into it computes its
+  timeline again (the search is deterministic: the same events).
+
 Nothing here knows Flask or Socket.IO: the caller passes ``start_task`` (e.g.
 ``socketio.start_background_task``) and, per run, an ``emit(event, data)`` callable.
 """
@@ -35,7 +48,10 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 
+from ..budget import Busy, OverBudget, Searches
+from ..memory import Kept, MemoryBudget, release
 from .encode import encode_batch
 from .spec import ProtocolError, RunSpec, SeekMessage
 from .timeline import Timeline
@@ -115,6 +131,7 @@ class Run:
         clock: Callable[[], float] = time.monotonic,
         on_exit: Callable[[Run], None] | None = None,
         timeline: Callable[[], Timeline] | None = None,
+        searches: Searches | None = None,
     ) -> None:
         self.spec = spec
         self.id = spec.run
@@ -125,7 +142,10 @@ class Run:
         self._clock = clock
         self._on_exit = on_exit
         self._make_timeline = timeline
+        self._searches = searches
         self.timeline: Timeline | None = None
+        self.kept: Kept | None = None  # its place in the memory budget while parked
+        self.closed = False  # its timeline freed for good
         self.counts = spec.counts
         self.stop_event = threading.Event()
         self.finished = threading.Event()
@@ -288,10 +308,22 @@ class Run:
                 if self._on_exit is not None:
                     self._on_exit(self)
 
-    def close(self) -> None:
-        """Free the run's timeline (a parked run that is dropped)."""
-        if self.timeline is not None:
-            self.timeline.close()
+    def close(self) -> int:
+        """Free the run's timeline (a run that ended, or a parked one dropped); its bytes."""
+        timeline = self.timeline
+        if timeline is None or self.closed:
+            return 0
+        self.closed = True
+        nbytes = timeline.nbytes
+        timeline.close()
+        return nbytes
+
+    def _compute(self, work: Callable[[], object]):
+        """``work()`` (a computing step) as one search of the viewer's address: it waits
+        for the address's budget and a search slot; None when the run is stopped meanwhile."""
+        if self._searches is None or self.connection is None:
+            return work()
+        return self._searches.compute(self.connection.address, work, self.stop_event)
 
     @property
     def stopped(self) -> bool:
@@ -317,7 +349,11 @@ class Run:
                 return
             out: list[int] = []
             if timeline is not None:  # the timeline bounds the computing time itself
-                taken, nodes, backtracks = timeline.read(self.position, room, out)
+                read = self._compute(partial(timeline.read, self.position, room, out))
+                if read is None:
+                    self.status = "stopped"
+                    return
+                taken, nodes, backtracks = read
                 if taken:
                     self.nodes, self.backtracks = nodes, backtracks
                 terminal = None
@@ -325,7 +361,11 @@ class Run:
                 if self.active_seconds >= time_limit:
                     self.status, self.limit = "budget", "time"
                     return
-                taken, nodes, terminal = encode_batch(events, room, out, counts)
+                batch = self._compute(partial(encode_batch, events, room, out, counts))
+                if batch is None:
+                    self.status = "stopped"
+                    return
+                taken, nodes, terminal = batch
                 self.nodes += nodes
                 self.backtracks += taken - nodes
             if taken:
@@ -383,9 +423,9 @@ class Run:
                     return True
                 if conn is not None:
                     with conn.computing:  # one connection computes one slice at a time
-                        timeline.extend(goal, seconds=SEEK_SLICE)
+                        self._compute(lambda: timeline.extend(goal, seconds=SEEK_SLICE))
                 else:
-                    timeline.extend(goal, seconds=SEEK_SLICE)
+                    self._compute(lambda: timeline.extend(goal, seconds=SEEK_SLICE))
                 now = self._clock()
                 if now - reported >= PROGRESS_EVERY and timeline.end is None:
                     reported = now
@@ -405,7 +445,9 @@ class Run:
         if self.stop_event.is_set():
             return False
         index = timeline.frontier if seek.index is None else min(seek.index, timeline.frontier)
-        snapshot = timeline.snapshot(index)
+        snapshot = self._compute(lambda: timeline.snapshot(index))
+        if snapshot is None:
+            return False
         tail = snapshot["events"]
         moves = _moves_in(tail, self.counts)
         self.nodes = snapshot["nodes"] + moves
@@ -458,10 +500,15 @@ class RunRegistry:
         start_task: Callable,
         limits: Limits | None = None,
         clock: Callable[[], float] = time.monotonic,
+        *,
+        searches: Searches | None = None,
+        memory: MemoryBudget | None = None,
     ) -> None:
         self._start_task = start_task
         self.limits = limits or Limits()
         self._clock = clock
+        self.searches = searches
+        self.memory = memory
         self._lock = threading.Lock()
         self._connections: dict[str, Connection] = {}
         self._live: set[Run] = set()
@@ -497,7 +544,7 @@ class RunRegistry:
         for run in runs:
             run.stop(silent=True)
         for run in parked:
-            run.close()
+            self._drop(run)
         return runs
 
     # -- rate ------------------------------------------------------------------------------
@@ -509,6 +556,19 @@ class RunRegistry:
             raise ProtocolError("rate-limited")
 
     # -- runs ------------------------------------------------------------------------------
+    def _check_searches(self, conn: Connection, run_id: str) -> None:
+        """ProtocolError when the address may not start computing now (its search time is
+        used up, or the search queue is full)."""
+        if self.searches is None:
+            return
+        try:
+            self.searches.check(conn.address)
+        except OverBudget as err:
+            key = "watch.error.rate-limited.searches"
+            raise ProtocolError("rate-limited", key, run_id, seconds=err.retry_after) from None
+        except Busy as err:
+            raise ProtocolError("busy", None, run_id, seconds=err.retry_after) from None
+
     def _check_room(self, conn: Connection, run_id: str) -> None:
         """ProtocolError unless one more live run fits (call with the lock held)."""
         limits = self.limits
@@ -541,8 +601,10 @@ class RunRegistry:
             clock=self._clock,
             on_exit=self._exited,
             timeline=timeline,
+            searches=self.searches,
         )
         run.connection = conn
+        self._check_searches(conn, spec.run)
         with self._lock:
             if conn.closed:
                 raise ProtocolError("unknown-run", None, spec.run)  # pragma: no cover
@@ -555,7 +617,7 @@ class RunRegistry:
             conn.runs[spec.run] = run
             self._live.add(run)
         if dropped is not None:
-            dropped.close()
+            self._drop(dropped)
         self._launch(run)
         return run
 
@@ -584,7 +646,7 @@ class RunRegistry:
         with self._lock:
             parked = conn.parked.pop(run_id, None)
         if parked is not None:
-            parked.close()
+            self._drop(parked)
             return None
         run = self._find(conn, run_id)
         if run is not None:
@@ -595,6 +657,8 @@ class RunRegistry:
         self, conn: Connection, seek: SeekMessage, gate: threading.Thread | None = None
     ) -> Run:
         """Hand ``seek`` to the run's task, or restart a parked run's task for it."""
+        if seek.run in conn.runs or seek.run in conn.parked:
+            self._check_searches(conn, seek.run)
         with self._lock:
             run = conn.runs.get(seek.run)
             if run is not None:
@@ -613,11 +677,15 @@ class RunRegistry:
             self._live.add(run)
             run.request_seek(seek)
             run.prepare_restart(gate)
+            kept, run.kept = run.kept, None
+        if self.memory is not None:
+            self.memory.forget(kept)  # in use again: no longer merely kept
         self._launch(run)
         return run
 
     def _exited(self, run: Run) -> None:
         dropped: list[Run] = []
+        evicted: list[Kept] = []
         restart = False
         with self._lock:
             conn = run.connection
@@ -636,12 +704,44 @@ class RunRegistry:
                     conn.parked[run.id] = run
                     while len(conn.parked) > self.limits.parked:
                         dropped.append(conn.parked.pop(next(iter(conn.parked))))
+                    evicted = self._keep(run)
                 else:
                     dropped.append(run)
         for old in dropped:
-            old.close()
+            self._drop(old)
+        if self.memory is not None:
+            self.memory.evict(evicted)
         if restart:
             self._launch(run)
+
+    # -- memory ------------------------------------------------------------------------------
+    def _keep(self, run: Run) -> list[Kept]:
+        """Count a parked run's timeline against the memory budget (lock held); what to
+        evict for it."""
+        if self.memory is None or run.timeline is None:
+            return []
+        run.timeline.shed()  # its snapshots and readers: only a speed-up while watched
+        run.kept, evicted = self.memory.keep(
+            run.connection.address, run.timeline.nbytes, lambda: self._evict(run)
+        )
+        return evicted
+
+    def _evict(self, run: Run) -> None:
+        """The memory budget frees a parked run's timeline; the run stays, a seek into it
+        computes the timeline again."""
+        with self._lock:
+            if run.connection.parked.get(run.id) is not run:
+                return  # restarted or dropped meanwhile
+            timeline, run.timeline, run.kept = run.timeline, None, None
+        if timeline is not None:
+            timeline.close()
+
+    def _drop(self, run: Run) -> None:
+        """Free a run that ended for good, or a parked one dropped."""
+        kept, run.kept = run.kept, None
+        freed = run.close()
+        if self.memory is None or not self.memory.forget(kept):
+            release(freed)  # (forget releases the bytes it counted)
 
     # -- introspection (tests, benchmarks) ---------------------------------------------------
     def live_runs(self) -> list[Run]:

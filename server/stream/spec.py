@@ -382,7 +382,10 @@ ERRORS = {
     " more than 32 runs ago)",
     "unknown-game": "`game` names no stored game, or one whose path cannot be continued",
     "rate-limited": "too many messages (see Limits); at most one such `error` event a second,"
-    " every acknowledgement asked for still comes",
+    " every acknowledgement asked for still comes; or, for `start` and `seek`, the client"
+    " address has used its search time (the message says when to retry)",
+    "busy": "`start` or `seek` while the server's search queue is full (the message says when"
+    " to retry)",
 }
 
 

@@ -15,9 +15,13 @@ below it, once per index, however many viewers ask: never a replay from event 0.
 
 Memory is bounded: at most :data:`MAX_CHECKPOINTS` checkpoints (when there would be
 more, every other one is dropped and the spacing doubles), each about
-``2 * squares + 520`` ints (path, heat, 256 chart columns), plus :data:`READERS`
-walkers.  For 8×8 that is under 1 MB per room; for the largest board (30×30), about
-3 MB.  See docs/protocol.md, "Class rooms".
+``2 * squares + 520`` ints (path, heat, 256 chart columns) packed four bytes an int
+(:class:`Checkpoint`: a tuple of Python ints would take nine times that), plus
+:data:`READERS` walkers and :data:`SNAPSHOT_CACHE` snapshots.  For 8×8 that is under
+1 MB per timeline; for the largest board (30×30), about 2.5 MB, plus about 0.7 MB of
+snapshots that :meth:`Timeline.shed` drops when nobody reads it for a while (a kept
+/watch run).  :attr:`Timeline.nbytes` estimates it all, for the memory budget
+(server/memory.py).  See docs/protocol.md, "Class rooms".
 
 Thread-safe; no Flask, no database (the caller persists checkpoints).
 """
@@ -25,8 +29,10 @@ Thread-safe; no Flask, no database (the caller persists checkpoints).
 from __future__ import annotations
 
 import bisect
+import sys
 import threading
 import time
+from array import array
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -43,6 +49,8 @@ SLICE_EVENTS = {"compiled": 200_000, "python": 20_000}
 SNAPSHOT_TAIL = 100  # events before the wanted index that a snapshot carries
 READERS = 3  # walkers kept positioned for reads (the feed, a seek, a late joiner)
 SNAPSHOT_CACHE = 8  # snapshots kept: a whole class asking for one index costs one
+INT_BYTES = 36  # a Python int in a list: its pointer and, past 256, its own object
+WALKER_BYTES = 200  # per square, a walker's board, path, heat and search frames (estimate)
 
 
 @dataclass(frozen=True)
@@ -62,6 +70,51 @@ class Demo:
     @property
     def counts(self) -> bool:
         return self.algorithm == "warnsdorff"
+
+
+class Checkpoint:
+    """A :class:`WalkerState` packed into one array of machine ints (path, heat, chart).
+
+    A checkpoint is only read to make a walker (or to be stored), rarely; kept as tuples
+    of Python ints it would take about 36 bytes an int instead of 4.
+    """
+
+    __slots__ = ("after", "backtracks", "chart", "data", "index", "max_depth", "nodes", "sizes")
+
+    def __init__(self, state: WalkerState) -> None:
+        self.index = state.index
+        self.after = state.after
+        self.nodes = state.nodes
+        self.backtracks = state.backtracks
+        self.max_depth = state.max_depth
+        span, length, fill, events, mins, maxs = state.chart
+        self.chart = (span, length, fill, events)
+        self.sizes = (len(state.path), len(state.heat), len(mins))
+        values = (*state.path, *state.heat, *mins, *maxs)
+        try:
+            self.data = array("i", values)
+        except OverflowError:  # a count past 2**31: 8 bytes an int
+            self.data = array("q", values)
+
+    def state(self) -> WalkerState:
+        data = self.data
+        path_len, heat_len, chart_len = self.sizes
+        heat_end = path_len + heat_len
+        mins_end = heat_end + chart_len
+        return WalkerState(
+            self.index,
+            tuple(data[:path_len]),
+            self.after,
+            self.nodes,
+            self.backtracks,
+            self.max_depth,
+            tuple(data[path_len:heat_end]),
+            (*self.chart, tuple(data[heat_end:mins_end]), tuple(data[mins_end:])),
+        )
+
+    @property
+    def nbytes(self) -> int:
+        return sys.getsizeof(self.data) + 120
 
 
 def state_to_json(state: WalkerState) -> list:
@@ -100,10 +153,12 @@ class Timeline:
         self.board = Board(demo.rows, demo.cols, demo.holes)
         self._lock = threading.RLock()
         self.spacing = FIRST_SPACING
-        self._states: list[WalkerState] = sorted(checkpoints, key=lambda s: s.index)
+        self._states: list[Checkpoint] = [
+            Checkpoint(state) for state in sorted(checkpoints, key=lambda s: s.index)
+        ]
         while len(self._states) > MAX_CHECKPOINTS:
             self._thin()
-        latest = self._states[-1] if self._states else None
+        latest = self._states[-1].state() if self._states else None
         self._head = self._walker(latest)
         self.end: dict | None = None  # the search's outcome once it ended
         self.seconds = 0.0  # computing time so far
@@ -174,7 +229,7 @@ class Timeline:
         }
 
     def _keep(self, state: WalkerState) -> WalkerState:
-        self._states.append(state)
+        self._states.append(Checkpoint(state))
         if len(self._states) > MAX_CHECKPOINTS:
             self._thin()
         return state
@@ -185,8 +240,15 @@ class Timeline:
         self._states = [s for s in self._states if s.index % self.spacing == 0]
 
     def checkpoints(self) -> list[WalkerState]:
+        """Every checkpoint, unpacked (to store them): milliseconds on a large board."""
         with self._lock:
-            return list(self._states)
+            return [checkpoint.state() for checkpoint in self._states]
+
+    @property
+    def latest_checkpoint(self) -> int:
+        """The index of the last checkpoint (0 without any), without unpacking it."""
+        with self._lock:
+            return self._states[-1].index if self._states else 0
 
     # -- reading ----------------------------------------------------------------------------
     def _reader(self, index: int) -> Walker:
@@ -198,9 +260,9 @@ class Timeline:
         if best is None or index - best.index > self.spacing:
             keys = [s.index for s in self._states]
             at = bisect.bisect_right(keys, index) - 1
-            state = self._states[at] if at >= 0 else None
-            if best is None or (state is not None and state.index > best.index):
-                best = self._walker(state)
+            kept = self._states[at] if at >= 0 else None
+            if best is None or (kept is not None and kept.index > best.index):
+                best = self._walker(kept.state() if kept is not None else None)
                 self._readers.append(best)
                 if len(self._readers) > READERS:
                     self._readers.pop(0)
@@ -300,8 +362,31 @@ class Timeline:
                 self._snapshots.popitem(last=False)
             return snapshot
 
+    # -- memory -----------------------------------------------------------------------------
+    @property
+    def nbytes(self) -> int:
+        """About how many bytes the timeline holds: checkpoints, walkers, snapshots."""
+        with self._lock:
+            squares = self.board.area
+            total = sum(checkpoint.nbytes for checkpoint in self._states)
+            total += (1 + len(self._readers)) * WALKER_BYTES * squares
+            for snapshot in self._snapshots.values():
+                ints = len(snapshot["path"]) + len(snapshot["heat"]) + len(snapshot["events"])
+                total += (ints + 2 * len(snapshot["chart"]["min"])) * INT_BYTES + 1000
+            return total
+
+    def shed(self) -> None:
+        """Drop what is only kept for speed (snapshots, readers): the checkpoints stay."""
+        with self._lock:
+            for walker in self._readers:
+                walker.close()
+            self._readers.clear()
+            self._snapshots.clear()
+
     def close(self) -> None:
         with self._lock:
             for walker in [self._head, *self._readers]:
                 walker.close()
             self._readers.clear()
+            self._snapshots.clear()
+            self._states = []

@@ -15,12 +15,14 @@ from flask_limiter import RateLimitExceeded
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from ..budget import Refused
 from ..daily import generator as daily_puzzles
 from ..engine.shape import Puzzle
 from ..engine.theory import tour_verdict
-from ..engine.verdict import ShapeVerdict, decide
+from ..engine.verdict import ShapeVerdict
 from ..game import replays, rules, service
 from ..game.rules import RuleError
+from ..game.verdict_cache import verdicts as verdict_cache
 from ..i18n import (
     LANGS,
     MESSAGES,
@@ -31,7 +33,7 @@ from ..i18n import (
     text,
 )
 from ..levels import progress
-from . import verdicts
+from . import budgets, verdicts
 from .assets import KEEP
 from .bodies import (
     ERRORS,
@@ -55,6 +57,7 @@ from .verdicts import verdict_json
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 HTTP_STATUS = {code: status for code, (status, _when) in ERRORS.items()}
+JSON = "application/json"
 RATE_LIMIT_DETAILS = {"RATE_LIMIT_GAMES": "games", "RATE_LIMIT_VERDICTS": "verdicts"}
 HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 
@@ -89,6 +92,12 @@ def too_many(err: RateLimitExceeded):
     return response, status
 
 
+@bp.errorhandler(Refused)
+def search_refused(err: Refused):
+    """No search time left for the address (429), or every search slot taken (503)."""
+    return budgets.refusal(err)
+
+
 @bp.errorhandler(HTTPException)
 def http_error(err: HTTPException):
     code = HTTP_CODES.get(err.code, "bad-request")
@@ -104,15 +113,23 @@ def internal_error():
 def _body() -> dict:
     """The JSON object sent; an empty body counts as ``{}``.
 
-    Text that is not Unicode is refused here, for every field alike: invalid UTF-8, and
-    a ``\\ud800``-style escape of a lone surrogate (valid JSON, but not a character).
+    A body comes as ``application/json`` (415 ``not-json`` otherwise: an HTML form on
+    another site cannot send that type without the browser asking first).  Text that
+    is not Unicode is refused here, for every field alike: bytes that are not UTF-8
+    (UTF-16 with its byte order mark included), and a ``\\ud800``-style escape of a lone
+    surrogate (valid JSON, but not a character).
     """
+    sent_type = request.headers.get("Content-Type")
+    if sent_type is not None and request.mimetype != JSON:
+        raise RuleError("not-json")
     raw = request.get_data(cache=True)  # 413 beyond MAX_CONTENT_LENGTH
     if not raw.strip():
         return {}
+    if sent_type is None:
+        raise RuleError("not-json")
     try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError):
+        body = json.loads(raw.decode("utf-8-sig"))  # a UTF-8 byte order mark is allowed
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         raise RuleError("bad-request", "json") from None
     if not isinstance(body, dict):
         raise RuleError("bad-request", "json")
@@ -128,8 +145,12 @@ def _verdict_json(verdict, lang: str) -> dict:
 
 
 def _feasible_json(state: rules.GameState, lang: str) -> dict:
-    """Theory's verdict on a plain board; on a shape the engine's (``possible`` null: undecided)."""
-    verdict = state.feasible()
+    """Theory's verdict on a plain board; on a shape the engine's (``possible`` null: undecided,
+    also while the client may not search: the state itself is never refused for it)."""
+    try:
+        verdict = state.feasible()
+    except Refused as err:
+        return {"possible": None, "reason": budgets.words(err, lang), "code": "busy"}
     if not isinstance(verdict, ShapeVerdict):
         return _verdict_json(verdict, lang)
     start = state.path[0] if state.path else state.start
@@ -322,7 +343,10 @@ def leaderboard():
 def daily():
     """A daily puzzle to preview (today's by default, UTC)."""
     day = DailyPuzzleQuery.model_validate(request.args.to_dict()).date
-    return jsonify(daily_json(daily_puzzles.daily(day or daily_puzzles.today())))
+    today = daily_puzzles.today()
+    if day is not None and day > today:  # ISO dates order as text
+        raise RuleError("not-yet")
+    return jsonify(daily_json(daily_puzzles.daily(day or today)))
 
 
 @bp.get("/theory")
@@ -337,7 +361,7 @@ def theory():
 def verdict():
     """The editor's question: does this puzzle have a tour, and if not, why not?"""
     body = VerdictAsked.model_validate(_body())
-    found = decide(body.parsed, time_limit=current_app.config["VERDICT_SECONDS"])
+    found = verdict_cache.decide(body.parsed, time_limit=current_app.config["VERDICT_SECONDS"])
     return jsonify(verdict_json(body.parsed, found, request_lang(), witness=body.witness))
 
 

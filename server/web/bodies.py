@@ -26,7 +26,7 @@ PuzzleCode = Annotated[
     str,
     Strict(),
     Field(
-        description=f"a puzzle code (`6x6~AAAg.c.a1`, `5x5:c3.o`), up to {MAX_CODE_LENGTH}"
+        description=f"a puzzle code (`6x6~AAAgAAA.c.a1`, `5x5:c3.o`), up to {MAX_CODE_LENGTH}"
         " characters; refused with its shape error (`shape-*`, `start-*`)",
         json_schema_extra={"x-error": "shape-malformed"},
     ),
@@ -41,7 +41,8 @@ def _require(message: Message, *names: str) -> None:
 
 
 WITHOUT_PUZZLE = {"x-absent": "required without `puzzle`"}
-WITHOUT_SOURCE = {"x-absent": "required without `puzzle` or `daily`"}
+WITHOUT_SOURCE = {"x-absent": "required without `puzzle` or `daily` (ignored with them)"}
+BOARD_FIELDS = ("rows", "cols", "closed", "holes")  # what a puzzle code or the daily decides
 
 
 class NewGame(Message):
@@ -58,12 +59,25 @@ class NewGame(Message):
     ) = None
     rows: Side | None = Field(None, json_schema_extra=WITHOUT_SOURCE)
     cols: Side | None = Field(None, json_schema_extra=WITHOUT_SOURCE)
-    closed: Closed = False
+    closed: Closed = Field(
+        False, json_schema_extra={"x-absent": "`false`; ignored with `puzzle` or `daily`"}
+    )
     holes: list[Square] | None = Field(
         None,
         max_length=MAX_SHAPE_SIDE * MAX_SHAPE_SIDE,
         description="[row, col] squares nobody may stand on; off the board: `shape-malformed`",
+        json_schema_extra={"x-absent": "none; ignored with `puzzle` or `daily`"},
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _a_code_decides_the_board(cls, payload: Any) -> Any:
+        """With ``puzzle`` or ``daily``, the board fields are ignored, not checked."""
+        if isinstance(payload, dict) and (
+            payload.get("puzzle") is not None or payload.get("daily") is not None
+        ):
+            return {k: v for k, v in payload.items() if k not in BOARD_FIELDS}
+        return payload
 
     @model_validator(mode="after")
     def _a_board_a_puzzle_or_the_daily(self) -> NewGame:
@@ -164,7 +178,7 @@ def _shown(params: dict) -> dict:
 
 # -- queries: text that reads as a number or a flag -----------------------------------------
 QUERY_NUMBER = re.compile(r"-?\d{1,6}")
-QUERY_FLAGS = {"true": True, "1": True, "false": False, "0": False}
+QUERY_FLAGS = {"true": True, "1": True, "false": False, "0": False}  # exactly these
 
 
 def _query_number(value: Any) -> Any:
@@ -173,7 +187,8 @@ def _query_number(value: Any) -> Any:
 
 
 def _query_flag(value: Any) -> Any:
-    return QUERY_FLAGS.get(value.lower(), value) if isinstance(value, str) else value
+    """``true``, ``false``, ``1``, ``0`` read as flags; anything else (``True``) is refused."""
+    return QUERY_FLAGS.get(value, value) if isinstance(value, str) else value
 
 
 QueryNumber = Annotated[
@@ -304,6 +319,7 @@ ERRORS = {  # code: (HTTP status, when)
     "unknown-game": (404, "no game has this id"),
     "unknown-replay": (404, "no replay has this id"),
     "unknown-level": (404, "no level has this id"),
+    "not-yet": (404, "`GET /api/daily?date=` of a date after today (UTC): not out yet"),
     "level-locked": (403, "a level game before the level is unlocked (docs/levels.md)"),
     "bad-progress-code": (400, "a progress code this server did not sign, or one changed"),
     "not-found": (404, "no such `/api/` route"),
@@ -323,12 +339,23 @@ ERRORS = {  # code: (HTTP status, when)
         " it: try again",
     ),
     "too-large": (413, "a body over `MAX_CONTENT_LENGTH` (64 KiB)"),
+    "not-json": (
+        415,
+        "a `POST` whose Content-Type is not `application/json`, or a body without one (a form"
+        " cannot post to the API)",
+    ),
     "rate-limited": (
         429,
         "one client creates games (`RATE_LIMIT_GAMES`) or asks verdicts"
-        " (`RATE_LIMIT_VERDICTS`) too fast; with a `Retry-After` header",
+        " (`RATE_LIMIT_VERDICTS`) too fast, or its address has used its search time"
+        " (`SEARCH_BUDGET`: a hint, a verdict to search); with a `Retry-After` header",
     ),
     "internal": (500, "a bug, logged by the server; nothing changed"),
+    "busy": (
+        503,
+        "a hint or a verdict to search while every search slot stayed taken (`SEARCH_WAIT`);"
+        " with a `Retry-After` header; nothing changed",
+    ),
 }
 ErrorCode = error_codes(
     {code: meaning for code, (_status, meaning) in ERRORS.items()},

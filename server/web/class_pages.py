@@ -5,12 +5,19 @@
   loosely per client address; a refused teacher is offered the room they opened last)
   and redirects to the teacher's page with the secret token in the URL *fragment* (never
   sent to a server, never in a log or a Referer); the page keeps it in the browser and
-  drops it from the address bar;
+  drops it from the address bar.  Only this very origin may post it (``Origin`` absent or
+  ``scheme://host``: 403, not counted, for another site, ``null`` or another scheme);
 * ``GET /class/<code>/teach`` — the teacher's page (it needs the token to control);
   ``?puzzle=<puzzle code>`` (the editor's "hand to the class", kept through ``/class/new``)
   fills in the class puzzle, handed out with one click;
 * ``GET /class/<code>`` — the students' page (phone first);
 * ``GET /class/<code>/qr.svg`` — a QR code of the students' link (segno, SVG).
+
+A code that leads nowhere counts against the client address's ``RATE_LIMIT_CLASS_MISSES``
+(:func:`server.web.class_room.lookup`, shared with the socket's ``join``); beyond it the
+address is answered 429 for every room but those it has a member in and the one this
+browser opened.  The students' page gives a browser without one its ``kt_player``
+cookie: a browser is one student in a room.
 
 Everything live happens over Socket.IO (/class, server/web/class_socket.py).
 """
@@ -29,11 +36,14 @@ from ..classroom import service
 from ..classroom.feed import where_the_class_is
 from ..classroom.service import ClassError
 from ..engine.shape import MAX_CODE_LENGTH
+from ..game.models import new_token
 from ..i18n import request_lang, text
 from ..lesson.chapters import CHAPTERS
 from ..serving import is_loopback_url
 from ..stream.frame import format_number, frame_at, narration
-from .class_socket import hub
+from .class_room import hub, lookup
+from .player import COOKIE as PLAYER_COOKIE
+from .player import COOKIE_AGE as PLAYER_COOKIE_AGE
 from .ratelimit import rate_limited, retry_after
 from .security import same_origin
 
@@ -63,6 +73,22 @@ def _live_room(code: str):
         return service.find_room(code, ttl=_ttl())
     except ClassError:
         return None
+
+
+def _typed_room(code: str):
+    """The room a client typed the code of (:func:`lookup`); None when there is none, a
+    429 page when the address looked up too many codes in vain."""
+    try:
+        return lookup(code, known=lambda room: room.code == request.cookies.get(LAST_ROOM_COOKIE))
+    except ClassError as err:
+        if err.code != "rate-limited":
+            return None
+        seconds = err.params["seconds"]
+        message = text(err.key, request_lang(), {"seconds": seconds})
+        page = render_template("class_join.html", error=True, message=message, code=code[:32])
+        response = current_app.make_response((page, 429))
+        response.headers["Retry-After"] = str(seconds)
+        abort(response)
 
 
 @bp.get("")
@@ -156,7 +182,7 @@ def too_many(err: RateLimitExceeded):
 
 
 def _cross_origin() -> bool:
-    return not same_origin(request.headers.get("Origin"), request.host)
+    return not same_origin(request.headers.get("Origin"), request.host, request.scheme)
 
 
 @bp.post("/new")
@@ -185,7 +211,7 @@ def open_room():
 
 @bp.get("/<code>/teach")
 def teacher(code: str):
-    room = _live_room(code)
+    room = _typed_room(code)
     if room is None:
         return render_template("class_join.html", error=True, code=code[:32]), 404
     if room.code != code:
@@ -203,7 +229,7 @@ def teacher(code: str):
 
 @bp.get("/<code>")
 def student(code: str):
-    room = _live_room(code)
+    room = _typed_room(code)
     if room is None:
         return render_template("class_join.html", error=True, code=code[:32]), 404
     if room.code != code:
@@ -218,7 +244,23 @@ def student(code: str):
     )
     response = current_app.make_response(page)
     response.headers["Cache-Control"] = "no-store"  # it holds the class's position now
+    _player_cookie(response)
     return response
+
+
+def _player_cookie(response) -> None:
+    """A browser without a ``kt_player`` cookie gets one: the id the room knows it by (one
+    student per browser).  Nothing is stored for it: the levels' progress makes its
+    player when the browser first plays a level (server/web/player.py)."""
+    if not request.cookies.get(PLAYER_COOKIE):
+        response.set_cookie(
+            PLAYER_COOKIE,
+            new_token(),
+            max_age=PLAYER_COOKIE_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure,
+        )
 
 
 def _opening(room) -> dict:
@@ -272,7 +314,7 @@ def _first_frame(room, demo: dict) -> dict | None:
 
 @bp.get("/<code>/qr.svg")
 def qr(code: str):
-    room = _live_room(code)
+    room = _typed_room(code)
     if room is None:
         abort(404)
     svg = qr_svg(_join_url(room.code), title=room.code)

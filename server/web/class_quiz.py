@@ -2,13 +2,21 @@
 
 Registered on :class:`~server.web.class_socket.ClassNamespace`, which answers their
 refusals; each validates its payload with its model (server/classroom/messages.py), calls it,
-and broadcasts: ``quiz_question``, ``quiz_reveal`` and ``quiz_why`` to the whole room,
-``quiz_tally`` and ``quiz_scores`` to the teacher's pages only.
+and broadcasts: ``quiz_question``, ``quiz_reveal``, ``quiz_why`` and ``quiz_removed`` to
+the whole room, ``quiz_tally`` and ``quiz_scores`` to the teacher's pages only (through
+the hub's throttle: at most twice a second each, the latest).
+
+A student is one name in the room (:func:`identity`), for the quiz and the puzzle: one per
+connection, one per browser (its ``kt_player`` cookie, set by the students' page), and a
+new one counts against the client address's ``RATE_LIMIT_CLASS_NAMES`` and the room's
+``CLASS_QUIZ_STUDENTS``.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import partial
 
 from flask import current_app, request
 
@@ -19,13 +27,60 @@ from ..classroom.messages import (
     QuizAskMessage,
     QuizEnterMessage,
     QuizQuestionMessage,
+    QuizRemoveMessage,
 )
 from ..classroom.models import QuizStudent
 from ..classroom.service import ClassError
+from . import ratelimit
+from .class_room import hub, leaderboard_to_teacher, to_teacher
+from .player import COOKIE as PLAYER_COOKIE
+
+PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what a kt_player cookie may hold
 
 
 def _hub():
-    return current_app.extensions["class_hub"]
+    return hub()
+
+
+def scores_to_teacher(code: str) -> None:
+    to_teacher("quiz_scores", code, quiz.scores)
+
+
+def tally_to_teacher(code: str) -> None:
+    def tally(room):
+        question = quiz.open_question(room.code)
+        return None if question is None else quiz.teacher_tally(question, _students(room.code))
+
+    to_teacher("quiz_tally", code, tally)
+
+
+def player() -> str | None:
+    """This connection's browser: its ``kt_player`` cookie (sent with the handshake)."""
+    value = request.cookies.get(PLAYER_COOKIE, "")
+    return value if PLAYER_ID.fullmatch(value) else None
+
+
+def admit_name() -> None:
+    """One more new name from this client address, or ``rate-limited``."""
+    wait = ratelimit.charge("RATE_LIMIT_CLASS_NAMES", request.remote_addr or "")
+    if wait is not None:
+        raise ClassError("rate-limited", "class.error.rate-limited.names", seconds=wait)
+
+
+def _enter(member, room, message: QuizEnterMessage) -> quiz.Entry:
+    entry = quiz.enter(
+        room,
+        message,
+        service.now(),
+        player=player(),
+        entered=member.quiz_student,
+        cap=current_app.config["CLASS_QUIZ_STUDENTS"],
+        admit=admit_name,
+    )
+    member.quiz_student = entry.student.id
+    if entry.created or entry.renamed:
+        scores_to_teacher(room.code)
+    return entry
 
 
 def _students(code: str) -> int:
@@ -45,10 +100,8 @@ def on_quiz_enter(self, payload):
     room = self._room(member)
     if member.role != "student":
         raise ClassError("not-student")
-    student, key = quiz.enter(room, QuizEnterMessage.model_validate(payload), service.now())
-    member.quiz_student = student.id
-    _hub().to_teacher("quiz_scores", quiz.scores(room), room.code)
-    return {"ok": True, "key": key, "quiz": quiz.student_view(room, student)}
+    entry = _enter(member, room, QuizEnterMessage.model_validate(payload))
+    return {"ok": True, "key": entry.key, "quiz": quiz.student_view(room, entry.student)}
 
 
 @dataclass(frozen=True)
@@ -58,18 +111,18 @@ class Entered:
 
 
 def identity(member, room, name: str | None) -> Entered:
-    """The one name a student gives the room: the connection's entered student, else a
-    new one under ``name`` (``not-entered`` without it)."""
+    """The one name a student gives the room: the connection's entered student (unless
+    the teacher removed it), else the one ``name`` enters (``not-entered`` without it)."""
     if member.role != "student":
         raise ClassError("not-student")
-    if member.quiz_student is not None:
-        return Entered(quiz.student_by_id(room, member.quiz_student), None)
+    student = quiz.student_in(room.code, member.quiz_student)
+    if student is not None:
+        return Entered(student, None)
+    member.quiz_student = None  # never entered, or removed by the teacher
     if name is None:
         raise ClassError("not-entered")
-    student, key = quiz.enter(room, QuizEnterMessage(name=name), service.now())
-    member.quiz_student = student.id
-    _hub().to_teacher("quiz_scores", quiz.scores(room), room.code)
-    return Entered(student, key)
+    entry = _enter(member, room, QuizEnterMessage(name=name))
+    return Entered(entry.student, entry.key)
 
 
 def on_quiz_answer(self, payload):
@@ -81,10 +134,7 @@ def on_quiz_answer(self, payload):
         raise ClassError("not-student")
     student = quiz.student_by_id(room, member.quiz_student)
     record = quiz.answer(room, student, request_, service.now())
-    question = quiz.open_question(room.code)
-    if question is not None:
-        tally = quiz.teacher_tally(question, _students(room.code))
-        _hub().to_teacher("quiz_tally", tally, room.code)
+    tally_to_teacher(room.code)
     return {"ok": True, "question": request_.question, "square": record.square}
 
 
@@ -99,7 +149,7 @@ def on_quiz_ask(self, payload):
     if feed is None:  # pragma: no cover - the teacher's own join started it
         raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
     code = room.code
-    asked = quiz.ask(room, service.now(), lambda start: feed.find_question(room, start), play=play)
+    asked = quiz.ask(room, service.now(), partial(feed.find_question, room), play=play)
     _hub().broadcast_state(code)
     self._to_room(
         "quiz_question", {**quiz.public_question(asked.question), "moved": asked.moved}, code
@@ -119,8 +169,7 @@ def on_quiz_reveal(self, payload):
     )
     _hub().broadcast_state(room.code)  # the class stands at the question, paused
     self._to_room("quiz_reveal", quiz.revealed(question), room.code)
-    scores = quiz.scores(room)
-    _hub().to_teacher("quiz_scores", scores, room.code, skip_sid=request.sid)
+    scores_to_teacher(room.code)  # the teacher's other pages
     _hub().wake(room.code)  # the demo is no longer held
     return {"ok": True, "quiz": quiz.teacher_view(room, _students(room.code))}
 
@@ -142,7 +191,28 @@ def on_quiz_state(self, payload):
     _nothing_in(payload)
     if member.role == "teacher":
         return {"ok": True, "quiz": quiz.teacher_view(room, _students(room.code))}
-    student = None
-    if member.quiz_student is not None:
-        student = quiz.student_by_id(room, member.quiz_student)
+    student = quiz.student_in(room.code, member.quiz_student)
+    if student is None:
+        member.quiz_student = None  # never entered, or removed by the teacher
     return {"ok": True, "quiz": quiz.student_view(room, student)}
+
+
+def on_quiz_remove(self, payload):
+    """``{student}``: the teacher takes a student out of the room: their name (free for
+    another), answers, attempts and leaderboard lines.  The room gets ``quiz_removed``
+    (that student's page asks for a name again); the teacher's pages the new scores,
+    tally and leaderboard."""
+    member = self._member()
+    room = self._room(member, teacher=True)
+    removed = quiz.remove(room, QuizRemoveMessage.model_validate(payload).student)
+    code = room.code
+    self._to_room("quiz_removed", {"student": removed.id, "name": removed.name}, code)
+    scores_to_teacher(code)
+    tally_to_teacher(code)
+    leaderboard_to_teacher(code)
+    return {
+        "ok": True,
+        "student": {"id": removed.id, "name": removed.name},
+        "quiz": quiz.teacher_view(room, _students(code)),
+        "leaderboard": service.leaderboard(room),
+    }

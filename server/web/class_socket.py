@@ -1,36 +1,56 @@
 """Socket.IO namespace ``/class``: class rooms (docs/protocol.md, "Class rooms").
 
 Thin translators.  The room's truth is in the database (server.classroom.service), so
-any process serves any member; this process's connections and the room feeds they
-follow are in its :class:`~server.classroom.hub.Hub`; the demo's one search runs in
-the room's feed (server.classroom.feed).  Broadcasts go to the Socket.IO rooms
+any process serves any member; this process's connections (their seats) and the room
+feeds they follow are in its :class:`~server.classroom.hub.Hub`; the demo's one search
+runs in the room's feed (server.classroom.feed).  Broadcasts go to the Socket.IO rooms
 ``class:<code>`` (everyone) and ``class:<code>:teacher`` (the teacher's pages), which
-reach every process through the message queue.  Refusals are answered by
+reach every process through the message queue; what students cause there goes through
+the hub's throttle (:func:`to_teacher`).  Refusals are answered by
 :class:`~server.web.sockets.AnsweringNamespace`.
+
+Per client address (``request.remote_addr``, the real client behind ``PROXY_FIX``): the
+seats (the hub), new names (``RATE_LIMIT_CLASS_NAMES``), the puzzle's games (counted with
+``POST /api/games`` under ``RATE_LIMIT_GAMES``) and codes looked up in vain
+(``RATE_LIMIT_CLASS_MISSES``, shared with the class pages: :func:`lookup`).
 """
 
 from __future__ import annotations
 
 import logging
 
-from flask import Flask, current_app, request
+from flask import Flask, request
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
 from ..classroom import quiz, service
 from ..classroom.feed import where_the_class_is
-from ..classroom.hub import Hub, room_name, teacher_room
-from ..classroom.messages import JoinMessage, SolvedMessage, SolveMessage, SyncMessage
+from ..classroom.hub import Hub, Seats, room_name, teacher_room
+from ..classroom.messages import (
+    ClearAttemptsMessage,
+    JoinMessage,
+    SolvedMessage,
+    SolveMessage,
+    SyncMessage,
+)
 from ..classroom.service import ClassError
 from ..db import db, is_busy
 from ..i18n import request_lang
 from . import class_quiz
+from .class_room import (
+    EXTENSION,
+    address,
+    admit_game,
+    hub,
+    leaderboard_to_teacher,
+    lookup,
+    presence_to_teacher,
+)
 from .refusals import CLASS
 from .sockets import AnsweringNamespace, is_client_event, server
 
 NAMESPACE = "/class"
-EXTENSION = "class_hub"
-MAX_PUZZLE_GAMES = 5  # puzzle games one connection may open per puzzle
+__all__ = ["ClassNamespace", "hub", "init_app"]
 
 log = logging.getLogger(__name__)
 
@@ -54,12 +74,14 @@ def init_app(app: Flask) -> None:
         ttl=config["CLASS_ROOM_TTL"],
         presence_timeout=config["CLASS_PRESENCE_TIMEOUT"],
         heartbeat=config["CLASS_HEARTBEAT"],
-        max_members=config["CLASS_MAX_MEMBERS"],
+        seats=Seats(
+            students=config["CLASS_MAX_MEMBERS"],
+            per_address=config["CLASS_ADDRESS_SEATS"],
+            per_room=config["CLASS_ROOM_SEATS"],
+            per_address_in_room=config["CLASS_ADDRESS_ROOM_SEATS"],
+            teacher_pages=config["CLASS_TEACHER_PAGES"],
+        ),
     )
-
-
-def hub(app: Flask | None = None) -> Hub:
-    return (app or current_app).extensions[EXTENSION]
 
 
 class ClassNamespace(AnsweringNamespace):
@@ -117,7 +139,7 @@ class ClassNamespace(AnsweringNamespace):
     def on_connect(self, auth=None, *extra):
         if is_client_event(self.namespace):
             return self.refuse_client_event(auth)
-        hub().connect(request.sid, request_lang())
+        hub().connect(request.sid, request_lang(), address())
         return None
 
     def on_disconnect(self, *reason):
@@ -129,10 +151,13 @@ class ClassNamespace(AnsweringNamespace):
         try:
             service.leave(request.sid)
             if member.role == "student":
-                count = service.student_count(member.code, service.now(), hub().presence_timeout)
-                hub().to_teacher("presence", {"students": count}, member.code)
-        except Exception:  # pragma: no cover - the database went away: the sweep forgets it
-            log.exception("class disconnect")
+                presence_to_teacher(member.code)
+        except Exception as err:  # the database went away, or was held: the sweep forgets it
+            db.session.rollback()
+            if not is_busy(err):  # pragma: no cover - the database went away
+                log.exception("class disconnect")
+            else:  # a storm of disconnects on SQLite (a script letting go of 1,000 sockets)
+                log.warning("class: %s left while the database was busy", request.sid)
         return None
 
     # -- joining ---------------------------------------------------------------------------------
@@ -143,9 +168,12 @@ class ClassNamespace(AnsweringNamespace):
             raise ClassError("bad-request", "class.error.bad-request.joined")
         message = JoinMessage.model_validate(payload)
         rooms = hub()
-        at = service.now()
-        room = service.find_room(message.code, at, rooms.ttl)
         token = message.token
+        room = lookup(
+            message.code,
+            known=lambda room: token is not None and service.token_matches(room, token),
+        )
+        at = service.now()
         if token is not None and not service.token_matches(room, token):
             raise ClassError("bad-token")
         role = "teacher" if token is not None else "student"
@@ -156,9 +184,8 @@ class ClassNamespace(AnsweringNamespace):
             sio.enter_room(request.sid, teacher_room(room.code), namespace=self.namespace)
         service.touch(room, at)
         service.enter(room.code, request.sid, role, at)  # commits the touch too
-        students = service.student_count(room.code, at, rooms.presence_timeout)
         if role == "student":
-            rooms.to_teacher("presence", {"students": students}, room.code)
+            presence_to_teacher(room.code)
         state, snapshot = where_the_class_is(room, feed)
         answer = {
             "ok": True,
@@ -170,7 +197,7 @@ class ClassNamespace(AnsweringNamespace):
             "heartbeat": rooms.heartbeat,
         }
         if role == "teacher":
-            answer["students"] = students
+            answer["students"] = service.student_count(room.code, at, rooms.presence_timeout)
             answer["leaderboard"] = service.leaderboard(room)
             answer["ttl"] = rooms.ttl
         return answer
@@ -233,9 +260,18 @@ class ClassNamespace(AnsweringNamespace):
         room = self._room(member, teacher=True)
         puzzle = service.set_puzzle(room, payload, service.now())
         self._to_room("puzzle", {"puzzle": puzzle}, room.code)
-        board = service.leaderboard(room)
-        hub().to_teacher("leaderboard", board, room.code, skip_sid=request.sid)
-        return {"ok": True, "puzzle": puzzle, "leaderboard": board}
+        leaderboard_to_teacher(room.code)  # the teacher's other pages
+        return {"ok": True, "puzzle": puzzle, "leaderboard": service.leaderboard(room)}
+
+    def on_clear_attempts(self, payload):
+        """``{student?}``: a student (or everyone) gets their attempts at the puzzle back;
+        the room is told (``attempts_cleared``) so their pages offer a new attempt."""
+        member = self._member()
+        room = self._room(member, teacher=True)
+        student = ClearAttemptsMessage.model_validate({} if payload is None else payload).student
+        cleared = service.clear_attempts(room, student)
+        self._to_room("attempts_cleared", {"student": student}, room.code)
+        return {"ok": True, "cleared": cleared}
 
     def on_close(self, payload):
         """End the class: the room is deleted and everyone in it is told."""
@@ -250,20 +286,16 @@ class ClassNamespace(AnsweringNamespace):
     # -- the puzzle, for students ----------------------------------------------------------------
     def on_solve(self, payload):
         """``{name?}``: a game of the current puzzle for this student (the knight placed),
-        under the one name the student gave the room (``quiz_enter``, or this ``name``)."""
+        under the one name the student gave the room (``quiz_enter``, or this ``name``);
+        one of the student's attempts, and one of the client address's games."""
         member = self._member(costly=True)
         room = self._room(member)
-        puzzle = service.puzzle_of(room)
-        if puzzle is None:
+        if service.puzzle_of(room) is None:
             raise ClassError("no-puzzle")
-        opened = member.puzzle_games.get(puzzle["seq"], 0)
-        if opened >= MAX_PUZZLE_GAMES:
-            raise ClassError("full")
         name = SolveMessage.model_validate(payload).name
         entered = class_quiz.identity(member, room, name)
-        answer = service.start_puzzle_game(room, entered.student.name, service.now())
-        member.puzzle_games[puzzle["seq"]] = opened + 1
-        hub().to_teacher("leaderboard", service.leaderboard(room), room.code)
+        answer = service.start_puzzle_game(room, entered.student, service.now(), admit=admit_game)
+        leaderboard_to_teacher(room.code)
         if entered.key is not None:  # entered just now: the page keeps the key
             answer["key"] = entered.key
         return {"ok": True, **answer}
@@ -274,9 +306,9 @@ class ClassNamespace(AnsweringNamespace):
         room = self._room(member)
         game = SolvedMessage.model_validate(payload).game
         entry = service.record_solution(room, game, service.now())
+        leaderboard_to_teacher(room.code)
         board = service.leaderboard(room)
-        hub().to_teacher("leaderboard", board, room.code)
-        rank = next((e["rank"] for e in board["entries"] if e["name"] == entry["name"]), None)
+        rank = next((e["rank"] for e in board["entries"] if _solver(e) == _solver(entry)), None)
         return {"ok": True, "entry": {**entry, "rank": rank}}
 
     # -- the class quiz (server/web/class_quiz.py) -----------------------------------------------
@@ -286,3 +318,11 @@ class ClassNamespace(AnsweringNamespace):
     on_quiz_reveal = class_quiz.on_quiz_reveal
     on_quiz_why = class_quiz.on_quiz_why
     on_quiz_state = class_quiz.on_quiz_state
+    on_quiz_remove = class_quiz.on_quiz_remove
+
+
+def _solver(entry: dict) -> tuple[str, str]:
+    """A leaderboard line's solver, as :func:`service.solver_key` tells them apart."""
+    if entry["student"]:
+        return ("student", entry["student"])
+    return ("name", entry["name"].casefold())

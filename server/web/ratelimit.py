@@ -26,12 +26,18 @@ allowance by landing on other workers), else in this app's memory.  A shared sto
 does not answer lets requests through (:class:`StoreHealth`): a broken limiter must not
 take the game down.
 
+What is not a view (a Socket.IO message, a page's answer known only once the view ran)
+counts with :func:`charge` and asks with :func:`exceeded`, on the same store; a count it
+shares with a view (``RATE_LIMIT_GAMES``: the class puzzle's games and ``POST
+/api/games``) is that view's very count.
+
 The client is ``request.remote_addr``; behind a reverse proxy set ``PROXY_FIX`` (see
 server/app.py) so that is the real client, not the proxy.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import threading
@@ -41,7 +47,7 @@ from collections.abc import Callable
 from flask import Flask, current_app, g
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
-from limits import parse_many
+from limits import RateLimitItem, parse_many
 from limits.storage import Storage
 
 log = logging.getLogger(__name__)
@@ -175,8 +181,10 @@ def init_app(app: Flask) -> Limiter:
         swallow_errors=True,
         key_prefix="knights-tour",
     )
+    health = None
     if uri != MEMORY:
-        limiter.request_filter(StoreHealth(limiter.storage).store_is_down)
+        health = StoreHealth(limiter.storage)
+        limiter.request_filter(health.store_is_down)
     for endpoint, view in list(app.view_functions.items()):
         limited = view
         for setting, exempt_when, key in getattr(view, "rate_limits", ()):
@@ -185,6 +193,7 @@ def init_app(app: Flask) -> Limiter:
                 limited = limiter.limit(rate, key_func=key, exempt_when=exempt_when)(limited)
         app.view_functions[endpoint] = limited
     app.extensions["ratelimit"] = limiter
+    app.extensions["ratelimit_health"] = health
     return limiter
 
 
@@ -199,3 +208,52 @@ def retry_after() -> int:
         wait = breached.limit.get_expiry()
     g.retry_after = max(1, math.ceil(wait))
     return g.retry_after
+
+
+# -- counts outside a view -------------------------------------------------------------------
+@functools.lru_cache(maxsize=64)
+def _items(rate: str) -> tuple[RateLimitItem, ...]:
+    return tuple(sorted(parse_many(rate)))
+
+
+def _scope(setting: str) -> str:
+    """The bucket a count outside a view goes to: the view's own when a view is limited by
+    ``setting`` per address (so both count together), else the setting's name."""
+    for endpoint, view in current_app.view_functions.items():
+        if getattr(view, "rate_limit_setting", None) == setting:
+            return endpoint
+    return setting
+
+
+def _counted(setting: str, key: str, count: bool) -> int | None:
+    rate = parse_rate(current_app.config.get(setting))
+    limiter: Limiter | None = current_app.extensions.get("ratelimit")
+    if not rate or limiter is None:
+        return None
+    health: StoreHealth | None = current_app.extensions.get("ratelimit_health")
+    if health is not None and health.store_is_down():
+        return None
+    args: tuple[str, ...] = (key, _scope(setting))
+    if limiter._key_prefix:  # the key Flask-Limiter gives a view's count (private, pinned)
+        args = (limiter._key_prefix, *args)
+    strategy = limiter.limiter
+    try:
+        for item in _items(rate):
+            if not (strategy.hit if count else strategy.test)(item, *args):
+                reset = strategy.get_window_stats(item, *args).reset_time
+                return max(1, math.ceil(reset - time.time()))
+    except Exception:  # the store failed between two health checks: fail open
+        log.warning("rate limits: %s could not be counted", setting, exc_info=True)
+    return None
+
+
+def charge(setting: str, key: str) -> int | None:
+    """Count one against the limit in config key ``setting`` for ``key`` (e.g. the client's
+    address): None when admitted (or the limit is off, or its store is down), else the
+    whole seconds (at least 1) until one more is let through; a refusal is not counted."""
+    return _counted(setting, key, count=True)
+
+
+def exceeded(setting: str, key: str) -> int | None:
+    """As :func:`charge`, without counting: the wait when one more would be refused."""
+    return _counted(setting, key, count=False)

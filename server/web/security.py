@@ -102,17 +102,22 @@ def wrap(app: Flask) -> None:
     app.wsgi_app = SecurityHeaders(BodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"]))
 
 
-def same_origin(origin: str | None, host: str) -> bool:
-    """Whether an ``Origin`` header names ``host`` (absent and ``null`` count as same).
+def same_origin(origin: str | None, host: str, scheme: str) -> bool:
+    """Whether an ``Origin`` header names this very origin, ``scheme://host``.
 
-    An origin that does not even parse (``http://[``) is a foreign one.
+    Absent counts as the same (not a browser's cross-site request: browsers send an
+    Origin with every POST); ``null`` (an opaque origin: a sandboxed frame, a page from
+    ``file:``, a cross-site redirect) and another scheme do not.  An origin that does not
+    even parse (``http://[``) is a foreign one.  Behind a TLS proxy, ``PROXY_FIX`` gives
+    the request its real scheme.
     """
-    if not origin or origin == "null":
+    if not origin:
         return True
     try:
-        return urlsplit(origin).netloc == host
+        parts = urlsplit(origin)
     except ValueError:
         return False
+    return parts.scheme.lower() == scheme.lower() and parts.netloc.lower() == host.lower()
 
 
 def request_language(environ) -> str:

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template, request
 
+from ..budget import Refused, searching
 from ..daily import generator as daily_puzzles
 from ..engine.shape import Puzzle, ShapeError, parse_puzzle
-from ..engine.verdict import decide
 from ..game import replays
 from ..game.rules import RuleError
+from ..game.verdict_cache import verdicts as verdict_cache
 from ..i18n import request_lang, text
 from ..share import drawing, png, svg
-from . import verdicts
+from . import budgets, verdicts
 from .api import daily_json
 
 bp = Blueprint("share", __name__)
@@ -82,7 +83,11 @@ def replay_svg(replay_id: str):
 @bp.get("/replay/<replay_id>.png")
 def replay_png(replay_id: str):
     found = _replay_or_404(replay_id)
-    picture = png.render(_replay_layout(found))
+    try:
+        with searching():  # no search, but pure-Python drawing: charged like one
+            picture = png.render(_replay_layout(found))
+    except Refused as err:
+        return budgets.refusal(err)
     return _picture(picture, "image/png", f"knights-tour-{found['id']}.png")
 
 
@@ -95,7 +100,7 @@ def _puzzle_layouts(puzzle: Puzzle, lang: str, palette: str = "print"):
     mode = text("ui.mode.closed" if puzzle.closed else "ui.mode.open", lang)
     title = f"{shape.rows}×{cols} · {mode} · {puzzle.code}"
     task = drawing.layout(shape.rows, cols, holes=holes, start=start, palette=palette, title=title)
-    verdict = decide(puzzle, time_limit=WORKSHEET_SECONDS)
+    verdict = verdict_cache.decide(puzzle, time_limit=WORKSHEET_SECONDS)
     solution = None
     if verdict.tour:
         solution = drawing.layout(
@@ -132,7 +137,14 @@ def worksheet():
     except ShapeError as err:  # said as the API and the editor say it
         why = text(f"error.{err.code}", lang, err.params)
         return render_template("worksheet.html", error=True, code=code[:100], why=why), 400
-    pictures = _worksheet_pictures(puzzle, lang)
+    try:
+        with searching():  # the verdict's search and the drawing, charged to the client
+            pictures = _worksheet_pictures(puzzle, lang)
+    except Refused as err:  # the solution needs a search the client may not run now
+        why = budgets.words(err, lang)
+        page = render_template("worksheet.html", error=True, busy=True, code=code, why=why)
+        status = budgets.STATUS[budgets.code_of(err)]
+        return page, status, budgets.retry_after(err)
     why_not = (
         None if pictures["verdict"].tour else verdicts.reason(pictures["verdict"], puzzle, lang)
     )
@@ -148,16 +160,19 @@ def _puzzle_picture(kind: str):
     except ShapeError:
         abort(400)
     palette = "print" if request.args.get("palette") == "print" else "board"
-    task, _verdict, solution = _puzzle_layouts(puzzle, request_lang(), palette)
-    picture = task
-    if request.args.get("solution") in ("1", "true"):
-        if solution is None:
-            abort(404)  # no tour: nothing to draw
-        picture = solution
-    name = "knights-tour-puzzle"
-    if kind == "svg":
-        return _picture(svg.render(picture), "image/svg+xml", f"{name}.svg")
-    return _picture(png.render(picture), "image/png", f"{name}.png")
+    try:
+        with searching():  # the verdict's search and the drawing (a PNG is pure Python)
+            task, _verdict, solution = _puzzle_layouts(puzzle, request_lang(), palette)
+            picture = task
+            if request.args.get("solution") in ("1", "true"):
+                if solution is None:
+                    abort(404)  # no tour: nothing to draw
+                picture = solution
+            body = svg.render(picture) if kind == "svg" else png.render(picture)
+    except Refused as err:
+        return budgets.refusal(err)
+    name = f"knights-tour-puzzle.{kind}"
+    return _picture(body, "image/svg+xml" if kind == "svg" else "image/png", name)
 
 
 @bp.get("/puzzle.svg")

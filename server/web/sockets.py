@@ -16,6 +16,10 @@ refused here, before any handler reads a field of it: ``bad-request``.
 Events named ``connect`` or ``disconnect`` that a *client* sends are refused:
 python-socketio hands them to the connection handlers, where a replay would swap a
 connection's record or stop its runs.
+
+An event the namespace does not know is dropped without an answer, as docs/protocol.md
+says (python-socketio's rule for a namespace without a handler): Flask-SocketIO's
+namespace class answered it an empty acknowledgement.
 """
 
 from __future__ import annotations
@@ -95,6 +99,14 @@ class AnsweringNamespace(Namespace):
         for name, handler in list(vars(cls).items()):
             if name.startswith("on_") and name not in CONNECTION_EVENTS and callable(handler):
                 setattr(cls, name, _answering(name[3:], handler))
+
+    def trigger_event(self, event, *args):
+        """Dispatch to ``on_<event>``; an event without one is not handled: python-socketio
+        then sends no acknowledgement (``server.not_handled``, checked by
+        tests/web/test_socket_hooks.py)."""
+        if not callable(getattr(self, f"on_{event or ''}", None)):
+            return self.server.not_handled
+        return super().trigger_event(event, *args)
 
     def language(self, sid: str) -> str | None:  # pragma: no cover - overridden
         return None

@@ -28,6 +28,7 @@ from ..stream.spec import (
     run_of,
 )
 from ..stream.timeline import Demo, Timeline
+from . import budgets
 from .sockets import AnsweringNamespace, is_client_event, server
 
 NAMESPACE = "/watch"
@@ -35,8 +36,13 @@ EXTENSION = "watch_runs"
 
 
 def init_app(app: Flask) -> None:
-    """Give the app its run registry (the namespace is registered by create_app)."""
-    app.extensions[EXTENSION] = RunRegistry(app.extensions["socketio_server"].start_background_task)
+    """Give the app its run registry (the namespace is registered by create_app), under the
+    app's search limits and memory budget (server/web/budgets.py)."""
+    app.extensions[EXTENSION] = RunRegistry(
+        app.extensions["socketio_server"].start_background_task,
+        searches=budgets.searches(app),
+        memory=budgets.memory(app),
+    )
 
 
 def registry(app: Flask | None = None) -> RunRegistry:

@@ -12,7 +12,14 @@ import { isPuzzle, Leaderboard } from "./play/leaderboard.js";
 import { levelFromUrl, levelWon, showLevelError, startLevel } from "./play/level.js";
 import { Setup } from "./play/setup.js";
 import { ShowMe } from "./play/showme.js";
-import { showControls, showHint, showStatus, tick, warningUndoCount } from "./play/status.js";
+import {
+  jumpBack,
+  showControls,
+  showHint,
+  showStatus,
+  tick,
+  warningUndoCount,
+} from "./play/status.js";
 import { forgetGameId, loadGameId, setGame, store } from "./play/store.js";
 import { WinScreen } from "./play/win.js";
 
@@ -49,6 +56,26 @@ const showMe = new ShowMe({
 });
 
 // ---------------------------------------------------------------- drawing
+/** A status line the player must read at once: stuck, or the closed tour's jump back. */
+function mustRead(game) {
+  return jumpBack(game) || game?.status === "stuck";
+}
+
+/**
+ * Scroll the least that shows the status line and the board together (a phone shows
+ * them one above the other; after the setup panel under them it stands below both).
+ */
+function revealStatus() {
+  const margin = 8;
+  const parts = [$(".status-bar"), board.root].map((el) => el.getBoundingClientRect());
+  const top = Math.min(...parts.map((r) => r.top)) - margin;
+  const bottom = Math.max(...parts.map((r) => r.bottom)) + margin;
+  let by = 0;
+  if (top < 0 || bottom - top > innerHeight) by = top;
+  else if (bottom > innerHeight) by = bottom - innerHeight;
+  if (by) scrollBy({ top: by, behavior: smooth() });
+}
+
 function render({ relabel = false } = {}) {
   const game = store.game;
   if (!game) return;
@@ -82,10 +109,12 @@ function showError(err) {
 async function apply(request, { keepHint = false } = {}) {
   try {
     const game = await request;
-    const wasWon = store.game?.status === "won";
+    const before = store.game;
+    const wasWon = before?.status === "won";
     if (!keepHint) store.hintMessage = null;
     setGame(game);
     render();
+    if (mustRead(game) && !mustRead(before)) revealStatus();
     if (game.status === "won" && !wasWon) {
       win.show(game);
       levelWon(game);
@@ -236,7 +265,7 @@ $("#setup").addEventListener("submit", async (event) => {
   setup.touched = false;
   if (await apply(api.create(rows, cols, closed))) {
     leavePuzzleLink();
-    board.root.scrollIntoView({ behavior: smooth(), block: "nearest" });
+    revealStatus();
   }
 });
 

@@ -34,14 +34,18 @@ def live_app(tmp_path_factory):
     from server.serving import make_server
 
     instance = tmp_path_factory.mktemp("browser-instance")
-    # Every browser test plays from one address, and the suite opens more classes than a
-    # teacher would in an hour: no rate limits here (tests/web checks them).
+    # Every browser test plays from one address, and the suite opens more classes (and
+    # searches more) than a teacher would in an hour: no rate limits and no search budget
+    # here (tests/web checks them).
     app = create_app(
         {
             "INSTANCE_PATH": str(instance),
             "RATE_LIMIT_GAMES": None,
             "RATE_LIMIT_VERDICTS": None,
             "RATE_LIMIT_CLASS_ROOMS": None,
+            "RATE_LIMIT_CLASS_NAMES": None,
+            "RATE_LIMIT_CLASS_MISSES": None,
+            "SEARCH_BUDGET": 0,
         }
     )
     server = make_server("127.0.0.1", 0, app)

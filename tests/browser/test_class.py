@@ -50,6 +50,13 @@ def join(new_page, code: str, query: str = "", **options):
     return student
 
 
+def open_setup(teacher) -> None:
+    """The teacher's setup (demo, lesson, puzzle), folded once a demo runs, opened."""
+    if teacher.locator("#c-setup").get_attribute("open") is None:
+        teacher.click("#c-setup summary")
+    expect(teacher.locator("#c-setup")).to_have_attribute("open", "")
+
+
 def board(page) -> str:
     return page.eval_on_selector_all(".c-lane .sq", BOARD_STATE)
 
@@ -327,6 +334,7 @@ def test_the_students_page_follows_the_teachers_lesson(new_page):
     expect(story).to_have_attribute("data-step", "2")
     expect(student.locator(".c-lane .sq[data-move]")).to_have_count(8)
 
+    open_setup(teacher)  # folded while the lesson runs
     teacher.select_option("#c-lesson-select", "dfs")  # a new chapter, from its first step
     expect(teacher.locator("#c-lesson")).to_have_attribute("data-chapter", "dfs")
     teacher.click('#c-lesson [data-lesson="next"]')  # step 2 of dfs: the event index 12

@@ -124,3 +124,69 @@ def test_racing_through_chapters_ends_on_a_running_demo(page):
     expect(page.locator("[data-side=a] [data-stat=shown]")).to_have_text("2")
     expect(page.locator("[data-role=error]")).to_be_hidden()
     assert page.locator("[data-side=a]").get_attribute("data-status") != "error"
+
+
+def test_events_per_second_and_elapsed_time_move_while_a_step_plays(new_page):
+    """The lesson's own clock plays its demos: the counters it feeds move as it plays (also
+    in the projector view), and the rate drops to 0 once the step stops."""
+    page = new_page(viewport={"width": 1920, "height": 1080})
+    open_lesson(page, "en", "#dfs/1")
+    page.keyboard.press("p")
+    expect(page.locator("body")).to_have_attribute("data-projector", "on")
+    page.keyboard.press("ArrowRight")  # step 2 plays to event 12 at 2 events per second
+    rate = page.locator("[data-side=a] [data-stat=rate]")
+    elapsed = page.locator("[data-side=a] [data-stat=elapsed]")
+    expect(rate).not_to_have_text("0")
+    expect(elapsed).not_to_have_text("0:00")
+    expect(page.locator("[data-side=a] [data-stat=shown]")).to_have_text("12", timeout=20_000)
+    expect(rate).to_have_text("0")
+    assert elapsed.inner_text() != "0:00"
+
+
+# Every counter tile of the visible lanes: whether its label and figure show whole, inside the
+# tile, the tile inside its lane; and the figures' boxes.
+STAT_TILES = """() => [...document.querySelectorAll('.w-lane:not([hidden]) .w-stats > div')]
+.map((tile) => {
+  const box = (el) => { const r = el.getBoundingClientRect();
+                        return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5
+    && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+  const [dt, dd] = [tile.querySelector('dt'), tile.querySelector('dd')];
+  const lane = tile.closest('.w-lane');
+  return {side: lane.dataset.side, label: dt.textContent, figure: dd.textContent,
+          whole: dt.scrollWidth <= dt.clientWidth && dd.scrollWidth <= dd.clientWidth,
+          inTile: inside(box(dt), box(tile)) && inside(box(dd), box(tile)),
+          inLane: inside(box(tile), box(lane)), figureBox: box(dd)};
+})"""
+
+
+def assert_stat_tiles_whole(page, lanes: int) -> list[dict]:
+    tiles = page.evaluate(STAT_TILES)
+    assert len({tile["side"] for tile in tiles}) == lanes
+    for tile in tiles:
+        assert tile["label"].strip() and tile["whole"], tile
+        assert tile["inTile"] and tile["inLane"], tile
+    return tiles
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [
+        {"width": 375, "height": 667},
+        {"width": 1280, "height": 800},
+        {"width": 1920, "height": 1080},
+    ],
+)
+def test_the_race_counters_are_two_separate_labelled_figures(new_page, viewport):
+    page = new_page(viewport=viewport)
+    open_lesson(page, "en", "#race/2")
+    expect(page.locator("[data-side=a]")).to_have_attribute("data-status", "found", timeout=60_000)
+    if viewport["width"] == 1920:
+        page.keyboard.press("p")
+        expect(page.locator("body")).to_have_attribute("data-projector", "on")
+    tiles = assert_stat_tiles_whole(page, lanes=2)
+    nodes = {tile["side"]: tile for tile in tiles if tile["label"] == "Nodes"}
+    assert int(nodes["a"]["figure"].replace(",", "")) > 100_000  # the long figures
+    a, b = nodes["a"]["figureBox"], nodes["b"]["figureBox"]
+    apart = a["right"] < b["left"] or b["right"] < a["left"] or a["bottom"] < b["top"]
+    assert apart, nodes

@@ -109,3 +109,20 @@ def test_a_phone_player_clears_three_levels_and_the_map_remembers(browser, serve
         server.stop()
     assert not errors, errors
     assert "Traceback" not in server.stderr()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_level_won_on_a_phone_shows_its_buttons_apart_and_whole(new_page, lang):
+    from .test_layout import PHONE as PHONE_CONTEXT
+    from .test_layout import assert_win_dialog_holds_its_parts
+
+    first = FIRST_THREE[0]
+    page = new_page(**PHONE_CONTEXT)
+    page.goto(f"/?lang={lang}&level={first.id}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    click_witness(page, first)
+    expect(page.locator("#level-next")).to_be_visible()
+    ids = [part["id"] for part in assert_win_dialog_holds_its_parts(page)]
+    assert "level-next" in ids and "level-map" in ids
+    new_game = page.locator('#win [data-action="show-setup"]')
+    expect(new_game).to_be_in_viewport(ratio=1)

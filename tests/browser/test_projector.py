@@ -2,7 +2,8 @@
 
 One key (P) or the button switches it on; the back row must read every text on screen (no
 font under 24 px, pseudo-elements such as the board's coordinates included); the board
-takes the screen's height; Space, the arrows and End keep driving; Escape leaves.
+takes most of the screen's height, the code the rest of its width from top to bottom, no
+line cut; Space, the arrows and End keep driving; Escape leaves.
 """
 
 from __future__ import annotations
@@ -66,6 +67,25 @@ def board_width(page) -> float:
     )
 
 
+# The code panel's lines: how many show whole inside its box, and any cut at the right.
+CODE_LINES = """() => {
+  const box = document.querySelector('.w-code-box');
+  const b = box.getBoundingClientRect();
+  const lines = [...box.querySelectorAll('.w-code-line')].filter((l) => l.offsetParent);
+  const whole = lines.filter((l) => { const r = l.getBoundingClientRect();
+    return r.height > 0 && r.top >= b.top - 0.5 && r.bottom <= b.bottom + 0.5; });
+  return {whole: whole.length, boxHeight: b.height,
+          cut: lines.filter((l) => l.scrollWidth > l.clientWidth).map((l) => l.textContent),
+          sideways: box.scrollWidth > box.clientWidth};
+}"""
+
+
+def assert_code_reads(page, lines: int) -> None:
+    code = page.evaluate(CODE_LINES)
+    assert code["whole"] >= lines and code["boxHeight"] >= 0.8 * PROJECTOR["height"], code
+    assert code["cut"] == [] and not code["sideways"], code
+
+
 def test_watch_projector_view_reads_from_the_back_and_keeps_the_keys(new_page, artifacts):
     page = new_page(viewport=PROJECTOR)
     page.goto("/watch?lang=en&rows=8&cols=8&start=0,0&algorithm=warnsdorff&speed=2&go=1")
@@ -83,8 +103,9 @@ def test_watch_projector_view_reads_from_the_back_and_keeps_the_keys(new_page, a
     page.keyboard.press("ArrowLeft")
     expect(shown).to_have_text(str(before + 2))
     page.screenshot(path=str(artifacts / "projector-watch-en.png"))
-    assert board_width(page) >= 900  # the screen's height, nearly
+    assert board_width(page) >= 750  # most of the screen's height
     assert small_texts(page) == []
+    assert_code_reads(page, 15)  # the code from the top of the screen to its bottom
     page.keyboard.press("End")
     expect(page.locator("[data-side=a]")).to_have_attribute("data-status", "found")
     page.keyboard.press("Escape")
@@ -102,15 +123,16 @@ def test_lesson_projector_view_reads_from_the_back(new_page, artifacts, lang):
     expect(page.locator("body")).to_have_attribute("data-projector", "on")
     expect(page.locator("[data-side=a] .st-row[data-innermost=true]")).to_be_visible()
     page.screenshot(path=str(artifacts / f"projector-lesson-{lang}.png"))
-    assert board_width(page) >= 900
+    assert board_width(page) >= 750
     assert small_texts(page) == []
+    assert_code_reads(page, 15)
     page.keyboard.press("ArrowRight")  # a presenter's clicker: the next step
     expect(page.locator("#lesson")).to_have_attribute("data-step", "3")
     page.keyboard.press("PageUp")
     expect(page.locator("#lesson")).to_have_attribute("data-step", "2")
 
 
-def test_teacher_projector_view_shows_the_join_code_in_a_corner(new_page, artifacts):
+def test_teacher_projector_view_shows_the_join_code_beside_the_board(new_page, artifacts):
     teacher = new_page(viewport=PROJECTOR)
     teacher.goto("/class/new?lang=en")
     teacher.click("#c-open")
@@ -123,8 +145,8 @@ def test_teacher_projector_view_shows_the_join_code_in_a_corner(new_page, artifa
     expect(teacher.locator("body")).to_have_attribute("data-projector", "on")
     corner = teacher.locator("#c-code")
     expect(corner).to_have_text(code)
-    box = corner.bounding_box()
-    assert box["x"] > PROJECTOR["width"] * 0.7 and box["y"] < PROJECTOR["height"] * 0.2
+    box = corner.bounding_box()  # at the top of the right column
+    assert box["x"] > board_width(teacher) and box["y"] < PROJECTOR["height"] * 0.1
     teacher.screenshot(path=str(artifacts / "projector-teacher-en.png"))
     assert board_width(teacher) >= 900
     assert small_texts(teacher) == []

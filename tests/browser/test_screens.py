@@ -1,4 +1,5 @@
-"""Every page at a phone's size (375x667) and a desktop's (1280x800), in a fixed position, as
+"""Every page at a phone's size (375x667) and a desktop's (1280x800), in both languages (the
+class teacher's page also at 1920x1080 and in the projector view), in a fixed position, as
 PNGs under test-artifacts/screens/ (``SCREENS_DIR`` elsewhere): the set to compare by eye
 before and after a change to the browser code. Each shot also fails on a JavaScript error
 or on a page wider than its screen.
@@ -9,13 +10,23 @@ A minute of chromium: run on demand (``make screens``), not by ``make test``.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pytest
 
 from server.engine.board import Board
 from server.engine.search import solve
+from tests.support.pages import (
+    SIZES,
+    SQUARE,
+    api,
+    open_class_page,
+    play_page,
+    start_class_demo,
+    watch_at,
+    won_puzzle_replay,
+)
+from tests.witness import checked_witness
 
 from .conftest import ARTIFACTS, playwright_sync
 
@@ -26,11 +37,7 @@ pytestmark = [
     pytest.mark.skipif(not os.environ.get("SCREENS"), reason="make screens takes these"),
 ]
 
-SIZES = {
-    "phone": {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True},
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-}
-SQUARE = '{board} .sq[data-row="{row}"][data-col="{col}"]'
+PROJECTOR = {"width": 1920, "height": 1080}
 PLAY_OPENING = [(7, 0), (5, 1), (3, 0), (1, 1), (0, 3)]
 SHOW_ME_FROM = [(5, 7), (3, 6), (1, 7), (2, 5), (0, 6)]
 
@@ -50,118 +57,79 @@ def shoot(page, folder: Path, name: str) -> None:
     assert width <= page.viewport_size["width"], name
 
 
-def api(page, method: str, path: str, body: dict | None = None) -> dict:
-    return page.evaluate(
-        """async ([method, path, body]) => {
-            const init = {method, headers: {"Content-Type": "application/json"}};
-            if (body) init.body = JSON.stringify(body);
-            return (await fetch(path, init)).json();
-        }""",
-        [method, path, body],
-    )
+LANGS = ("en", "zh")
 
 
-def play_page(page, rows: int, moves) -> None:
-    """A Play game made through the API, then opened as a reload would."""
-    page.goto("/?lang=en")
-    expect(page.locator("body")).to_have_attribute("data-ready", "true")
-    game = api(page, "POST", "/api/games", {"rows": rows, "cols": rows, "closed": False})
-    for row, col in moves:
-        api(page, "POST", f"/api/games/{game['id']}/moves", {"row": row, "col": col})
-    page.evaluate("id => localStorage.setItem('knights-tour.game', id)", game["id"])
-    page.reload()
-    expect(page.locator("body")).to_have_attribute("data-ready", "true")
-
-
-def stat(page, name: str) -> int:
-    text = page.locator(f"[data-side=a] [data-stat={name}]").text_content()
-    return int(re.sub(r"\D", "", text) or 0)
-
-
-def watch_at(page, query: str, shown: int) -> None:
-    """The Watch page paused after exactly ``shown`` events."""
-    page.goto(f"/watch?lang=en{query}&speed=1&go=1")
-    page.wait_for_selector("[data-side=a][data-status=running]")
-    page.click("[data-action=play]")
-    page.wait_for_function(
-        "() => document.querySelector('[data-side=a] [data-stat=received]').textContent !== '0'"
-    )
-    for _ in range(200):
-        now = stat(page, "shown")
-        if now == shown:
-            return
-        page.click("[data-action=step]" if now < shown else "[data-action=back]")
-    raise AssertionError("could not reach the position")
-
-
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
-def test_play(new_page, screens, size):
+def test_play(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
-    play_page(page, 8, PLAY_OPENING)
+    play_page(page, 8, PLAY_OPENING, lang)
     page.click('.controls [data-action="hint"]')
     expect(page.locator('#board .sq[data-hint="true"]')).to_have_count(1)
-    shoot(page, screens, f"play-{size}")
+    shoot(page, screens, f"play-{size}-{lang}")
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
-def test_play_win_replay(new_page, screens, size):
+def test_play_win_replay(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
-    play_page(page, 5, [divmod(sq, 5) for sq in solve(Board(5, 5), 0).tour])
+    play_page(page, 5, [divmod(sq, 5) for sq in solve(Board(5, 5), 0).tour], lang)
     expect(page.locator("#win")).to_be_visible()
     page.wait_for_timeout(300)
-    page.screenshot(path=str(screens / f"play-win-{size}.png"))
+    page.screenshot(path=str(screens / f"play-win-{size}-{lang}.png"))
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
-def test_show_me(new_page, screens, size):
+def test_show_me(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
-    play_page(page, 8, SHOW_ME_FROM)
+    play_page(page, 8, SHOW_ME_FROM, lang)
     page.click('.controls [data-action="show-me"]')
     page.wait_for_function("() => +document.querySelector('#showme').dataset.events > 12")
-    page.screenshot(path=str(screens / f"showme-{size}.png"))
+    page.screenshot(path=str(screens / f"showme-{size}-{lang}.png"))
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
-def test_watch(new_page, screens, size):
+def test_watch(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
-    watch_at(page, "&rows=6&cols=6&start=0,0&algorithm=warnsdorff", 14)
-    shoot(page, screens, f"watch-{size}")
+    watch_at(page, "&rows=6&cols=6&start=0,0&algorithm=warnsdorff", 14, lang)
+    shoot(page, screens, f"watch-{size}-{lang}")
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
-def test_watch_race_and_heat(new_page, screens, size):
+def test_watch_race_and_heat(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
-    page.goto("/watch?lang=en&rows=6&cols=6&start=0,0&b=warnsdorff&speed=max&go=1")
+    page.goto(f"/watch?lang={lang}&rows=6&cols=6&start=0,0&b=warnsdorff&speed=max&go=1")
     page.wait_for_selector("[data-side=a][data-status=found]", timeout=60_000)
     page.wait_for_selector("[data-side=b][data-status=found]")
     page.locator("label.w-heat-toggle").click()
-    shoot(page, screens, f"watch-race-heat-{size}")
+    shoot(page, screens, f"watch-race-heat-{size}-{lang}")
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
-def test_class_entry_pages(new_page, screens, size):
+def test_class_entry_pages(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
-    page.goto("/class/new?lang=en")
-    shoot(page, screens, f"class-new-{size}")
-    page.goto("/class?lang=zh")
-    shoot(page, screens, f"class-join-{size}")
+    page.goto(f"/class/new?lang={lang}")
+    shoot(page, screens, f"class-new-{size}-{lang}")
+    page.goto(f"/class?lang={lang}")
+    shoot(page, screens, f"class-join-{size}-{lang}")
 
 
-def test_class_teacher_and_students(new_page, screens):
+@pytest.mark.parametrize("lang", LANGS)
+def test_class_teacher_and_students(new_page, screens, lang):
     teacher = new_page(**SIZES["desktop"])
-    teacher.goto("/class/new?lang=en")
-    teacher.click("#c-open")
+    code = open_class_page(teacher, lang)
     room = teacher.locator("#class")
-    expect(room).to_have_attribute("data-connection", "joined")
-    code = teacher.get_attribute("#class", "data-code")
     students = {size: new_page(**SIZES[size]) for size in SIZES}
     for student in students.values():
-        student.goto(f"/class/{code}?lang=en")
+        student.goto(f"/class/{code}?lang={lang}")
         expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
 
-    teacher.locator("label.chip", has_text="6×6").click()
-    teacher.click(SQUARE.format(board=".c-lane", row=0, col=0))
-    teacher.click("#c-go")
+    start_class_demo(teacher, "6×6")
     expect(room).to_have_attribute("data-follow", "ended")  # 36 moves: over at once
     expect(room).to_have_attribute("data-playing", "false")  # the page paused at the end
     expect(room).to_have_attribute("data-pending", "0")
@@ -175,18 +143,26 @@ def test_class_teacher_and_students(new_page, screens):
     for student in students.values():
         expect(student.locator("#class")).to_have_attribute("data-pos", "30")
 
+    teacher.click("#c-setup summary")  # folded once the demo ran
     teacher.fill('#c-puzzle-form input[name="rows"]', "5")
     teacher.fill('#c-puzzle-form input[name="cols"]', "5")
     teacher.click("#c-puzzle-go")
     expect(teacher.locator("#c-puzzle-now")).to_be_visible()
-    shoot(teacher, screens, "class-teacher-desktop")
+    expect(teacher.locator("#c-setup")).not_to_have_attribute("open", "")
+    shoot(teacher, screens, f"class-teacher-desktop-{lang}")
+    teacher.set_viewport_size(PROJECTOR)
+    shoot(teacher, screens, f"class-teacher-1920-{lang}")
+    teacher.keyboard.press("p")
+    expect(teacher.locator("body")).to_have_attribute("data-projector", "on")
+    shoot(teacher, screens, f"class-teacher-projector-{lang}")
+    teacher.keyboard.press("Escape")
     teacher.set_viewport_size(SIZES["phone"]["viewport"])
-    shoot(teacher, screens, "class-teacher-phone")
+    shoot(teacher, screens, f"class-teacher-phone-{lang}")
 
     tour = solve(Board(5, 5), 20).tour  # a1 is row 4, column 0
     for size, student in students.items():
         expect(student.locator("#c-tab-puzzle")).to_be_visible()
-        shoot(student, screens, f"class-student-{size}")
+        shoot(student, screens, f"class-student-{size}-{lang}")
         student.click("#c-tab-puzzle")
         student.fill("#c-name", f"Ann {size}")
         student.click("#c-try")
@@ -194,25 +170,19 @@ def test_class_teacher_and_students(new_page, screens):
             square = SQUARE.format(board="#c-puzzle-board", row=sq // 5, col=sq % 5)
             student.click(square)
             expect(student.locator(square)).to_have_attribute("data-state", "current")
-        shoot(student, screens, f"class-puzzle-{size}")
+        shoot(student, screens, f"class-puzzle-{size}-{lang}")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_class_quiz(new_page, screens, lang):
     """A question open (answers coming in), then revealed with why, on every page."""
     teacher = new_page(**SIZES["desktop"])
-    teacher.goto(f"/class/new?lang={lang}")
-    teacher.click("#c-open")
+    code = open_class_page(teacher, lang)
     room = teacher.locator("#class")
-    expect(room).to_have_attribute("data-connection", "joined")
-    code = teacher.get_attribute("#class", "data-code")
     students = {size: new_page(**SIZES[size]) for size in SIZES}
-    for size, student in students.items():
+    for student in students.values():
         student.goto(f"/class/{code}?lang={lang}")
         expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
-        student.fill("#q-name", {"phone": "Ann", "desktop": "李雷"}[size])
-        student.click("#q-name-form button[type=submit]")
-        expect(student.locator("#q-name-form")).to_be_hidden()
 
     teacher.locator("label.chip", has_text="8×8").click()
     teacher.check('input[name="algorithm"][value="warnsdorff"]', force=True)
@@ -234,7 +204,11 @@ def test_class_quiz(new_page, screens, lang):
     right, here = walker_path[-1], walker_path[-2]
     wrong = next(sq for sq in range(64) if sq not in walker_path and knight_step(here, sq))
     for size, student in students.items():
-        expect(student.locator("#c-quiz")).to_have_attribute("data-phase", "open")
+        expect(student.locator("#q-sheet")).to_be_visible()
+        shoot(student, screens, f"quiz-student-{size}-name-{lang}")
+        student.fill("#q-name", {"phone": "Ann", "desktop": "李雷"}[size])
+        student.click("#q-name-form button[type=submit]")
+        expect(student.locator("#q-name-form")).to_be_hidden()
         sq = right if size == "phone" else wrong
         student.click(SQUARE.format(board="#c-quiz .q-board", row=sq // 8, col=sq % 8))
         expect(student.locator("#c-quiz")).to_have_attribute("data-mine", str(sq))
@@ -246,18 +220,18 @@ def test_class_quiz(new_page, screens, lang):
     teacher.click("#q-why")
     for student in students.values():
         expect(student.locator("#c-quiz")).to_have_attribute("data-phase", "revealed")
+        expect(student.locator("#c-quiz .q-why")).to_be_visible()
         expect(student.locator("#c-quiz .q-score")).to_be_visible()
     shots(teacher, students, screens, f"revealed-{lang}")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_class_lesson(new_page, screens, lang):
-    """The guided lesson run in a class: a student's phone on the DFS chapter's second step."""
+    """The guided lesson run in a class: a student's phone on the DFS chapter's second step,
+    the teacher's presenter view and its projector view."""
     teacher = new_page(**SIZES["desktop"])
-    teacher.goto(f"/class/new?lang={lang}")
-    teacher.click("#c-open")
-    expect(teacher.locator("#class")).to_have_attribute("data-connection", "joined")
-    code = teacher.get_attribute("#class", "data-code")
+    code = open_class_page(teacher, lang)
+    shoot(teacher, screens, f"class-setup-teacher-desktop-{lang}")
     student = new_page(**SIZES["phone"])
     student.goto(f"/class/{code}?lang={lang}")
     expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
@@ -268,8 +242,11 @@ def test_class_lesson(new_page, screens, lang):
     expect(story).to_have_attribute("data-step", "2")
     expect(student.locator("#class")).to_have_attribute("data-pos", "12")
     shoot(student, screens, f"class-lesson-student-phone-{lang}")
-    teacher.locator("#c-lesson").scroll_into_view_if_needed()
-    shoot_at(teacher, screens, f"class-lesson-teacher-desktop-{lang}", "#c-lesson")
+    shoot(teacher, screens, f"class-lesson-teacher-desktop-{lang}")
+    teacher.set_viewport_size(PROJECTOR)
+    teacher.keyboard.press("p")
+    expect(teacher.locator("body")).to_have_attribute("data-projector", "on")
+    shoot(teacher, screens, f"class-lesson-teacher-projector-{lang}")
 
 
 def reference_path(index: int) -> list[int]:
@@ -284,12 +261,21 @@ def knight_step(a: int, b: int) -> bool:
 
 
 def shots(teacher, students, folder: Path, phase: str) -> None:
+    """The teacher at 1280x800, at 1920x1080, in the projector view and on a phone; each
+    student's page (the question's sheet)."""
     shoot(teacher, folder, f"quiz-teacher-desktop-{phase}")
+    teacher.set_viewport_size(PROJECTOR)
+    shoot(teacher, folder, f"quiz-teacher-1920-{phase}")
+    teacher.keyboard.press("p")
+    expect(teacher.locator("body")).to_have_attribute("data-projector", "on")
+    shoot(teacher, folder, f"quiz-teacher-projector-{phase}")
+    teacher.keyboard.press("Escape")
+    expect(teacher.locator("body")).to_have_attribute("data-projector", "off")
     teacher.set_viewport_size(SIZES["phone"]["viewport"])
     shoot_at(teacher, folder, f"quiz-teacher-phone-{phase}")
     teacher.set_viewport_size(SIZES["desktop"]["viewport"])
     for size, student in students.items():
-        shoot_at(student, folder, f"quiz-student-{size}-{phase}")
+        shoot(student, folder, f"quiz-student-{size}-{phase}")
 
 
 def shoot_at(page, folder: Path, name: str, panel: str = "#c-quiz") -> None:
@@ -299,9 +285,6 @@ def shoot_at(page, folder: Path, name: str, panel: str = "#c-quiz") -> None:
     page.screenshot(path=str(folder / f"{name}.png"))
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], name
-
-
-LANGS = ("en", "zh")
 
 
 def stack_box(page, folder: Path, name: str) -> None:
@@ -380,20 +363,6 @@ def test_editor(new_page, screens, size, lang):
 
 
 # ---------------------------------------------------------------- shapes and levels (issue 15)
-def _won_puzzle_replay(page, code: str) -> str:
-    """A game of ``code`` won through the API by the engine's witness; its replay id."""
-    from tests.witness import checked_witness
-
-    puzzle, witness = checked_witness(code)
-    game = api(page, "POST", "/api/games", {"puzzle": code})
-    cols = puzzle.shape.cols
-    for sq in witness:
-        row, col = divmod(sq, cols)
-        game = api(page, "POST", f"/api/games/{game['id']}/moves", {"row": row, "col": col})
-    assert game["status"] == "won", game["status"]
-    return api(page, "POST", f"/api/games/{game['id']}/replay", {})["id"]
-
-
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
 def test_level_map_and_a_level(new_page, screens, size, lang):
@@ -412,7 +381,7 @@ def test_daily_replay_svg_and_worksheet(new_page, screens, size, lang):
     page = new_page(**SIZES[size])
     page.goto(f"/daily?lang={lang}")
     shoot(page, screens, f"daily-{size}-{lang}")
-    replay = _won_puzzle_replay(page, "6x6:a1,a6,c3,c4.o")
+    replay = won_puzzle_replay(page, "6x6:a1,a6,c3,c4.o", checked_witness("6x6:a1,a6,c3,c4.o"))
     page.goto(f"/replay/{replay}?lang={lang}")
     shoot(page, screens, f"replay-{size}-{lang}")
     page.goto(f"/replay/{replay}.svg")

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from server.daily import generator
+from server.i18n import MESSAGES
 from tests.tourcheck import assert_tour
 
 pytestmark = pytest.mark.browser
@@ -86,3 +87,54 @@ def test_win_the_daily_by_clicks_share_it_and_watch_the_replay(new_page, artifac
     expect(sheet.locator("#sheet-solution svg text.number")).to_have_count(shape.size)
     sheet.emulate_media(media="print")
     sheet.screenshot(path=str(artifacts / "worksheet-print.png"), full_page=True)
+
+
+def shared_replay(page: Page) -> str:
+    """A 5x5 tour won through the API and shared: its replay's address."""
+    from server.engine.board import Board
+    from server.engine.search import solve
+
+    tour = [divmod(sq, 5) for sq in solve(Board(5, 5), 0).tour]
+    page.goto("/")
+    return page.evaluate(
+        """async (tour) => {
+            const post = (url, body) => fetch(url, {method: 'POST', body: JSON.stringify(body),
+              headers: {'Content-Type': 'application/json'}}).then((r) => r.json());
+            const game = await post('/api/games', {rows: 5, cols: 5, closed: false});
+            for (const [row, col] of tour) await post(`/api/games/${game.id}/moves`, {row, col});
+            return (await post(`/api/games/${game.id}/replay`, {})).url;
+        }""",
+        tour,
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_replay_controls_are_touch_sized_with_a_speed_to_tap(new_page, lang):
+    page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
+    page.goto(f"{shared_replay(page)}?lang={lang}")
+    view = page.locator("#replay-page")
+    expect(view).to_have_attribute("data-state", "ended")  # reduced motion: at the end
+    sizes = page.evaluate(
+        """() => [...document.querySelectorAll('.share-transport .btn, .share-speed .chip')]
+              .map((el) => { const r = el.getBoundingClientRect();
+                             return [el.getAttribute('aria-label') ?? el.textContent.trim(),
+                                     r.width, r.height, r.right <= innerWidth]; })"""
+    )
+    assert len(sizes) == 10
+    for name, width, height, inside in sizes:
+        assert width >= 44 and height >= 44 and inside, (name, width, height)
+    speeds = page.get_by_role("radiogroup", name=MESSAGES["ui.replay.speed"][lang])
+    expect(speeds.get_by_role("radio")).to_have_count(5)
+    expect(speeds.get_by_role("radio", name="4×")).to_be_checked()
+    speeds.locator("label", has_text="16×").tap()
+    expect(speeds.get_by_role("radio", name="16×")).to_be_checked()
+    expect(speeds.get_by_role("radio", name="4×")).not_to_be_checked()
+
+    toggle = page.locator("#replay-toggle")
+    expect(toggle).to_have_attribute("aria-label", MESSAGES["ui.replay.play"][lang])
+    page.locator('[data-action="first"]').tap()
+    expect(view).to_have_attribute("data-shown", "0")
+    toggle.tap()
+    expect(toggle).to_have_attribute("aria-label", MESSAGES["ui.replay.pause"][lang])
+    expect(view).to_have_attribute("data-state", "ended", timeout=20_000)
+    expect(toggle).to_have_attribute("aria-label", MESSAGES["ui.replay.play"][lang])

@@ -15,6 +15,7 @@ from server.engine.board import Board
 from server.engine.search import search_events, solve
 
 from .conftest import playwright_sync
+from .test_lesson import assert_stat_tiles_whole
 
 expect = playwright_sync.expect
 
@@ -226,6 +227,73 @@ def test_screenshots(new_page, artifacts, name, viewport, query):
     # Nothing spills sideways on a phone.
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_phone_transport_covers_a_fifth_of_the_screen_at_most(new_page, lang):
+    """The transport stays on a phone's screen: one row of buttons over the speed; the
+    heat map and projector switches are on the page, outside it."""
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    page.goto(f"/watch?lang={lang}&rows=6&cols=6&start=0,0&algorithm=warnsdorff&speed=1&go=1")
+    wait_status(page, "running")
+    bar = page.evaluate(
+        """() => {
+            const bar = document.querySelector('.w-transport');
+            const buttons = [...bar.querySelectorAll('.btn')].map((b) => b.getBoundingClientRect());
+            return {position: getComputedStyle(bar).position,
+                    covered: innerHeight - bar.getBoundingClientRect().top,
+                    heights: buttons.map((b) => b.height),
+                    rows: new Set(buttons.map((b) => Math.round(b.top))).size};
+        }"""
+    )
+    assert bar["position"] == "fixed"
+    assert bar["covered"] <= PHONE["height"] / 5, bar
+    assert len(bar["heights"]) == 5 and min(bar["heights"]) >= 44 and bar["rows"] == 1, bar
+    expect(
+        page.locator(".w-transport .w-heat-toggle, .w-transport .w-projector-btn")
+    ).to_have_count(0)
+    page.locator("label.w-heat-toggle").tap()
+    expect(page.locator("[data-side=a] .board")).to_have_attribute("data-heat", "true")
+
+
+@pytest.mark.parametrize("race", [False, True])
+@pytest.mark.parametrize("width", [320, 375])
+def test_counter_labels_and_figures_show_whole_on_a_phone(new_page, width, race):
+    page = new_page(viewport={"width": width, "height": 667}, is_mobile=True, has_touch=True)
+    query = "&b=warnsdorff" if race else "&algorithm=warnsdorff"
+    open_watch(page, f"&rows=6&cols=6&start=0,0{query}&speed=max&go=1")
+    wait_status(page, "found", "a", timeout=60_000)
+    assert_stat_tiles_whole(page, lanes=2 if race else 1)
+
+
+CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_code_panel_speaks_the_page_language_and_cuts_no_line(new_page, lang):
+    page = new_page()  # 1280x800: the side column's width
+    page.goto(f"/watch?lang={lang}&rows=6&cols=6&start=0,0&algorithm=warnsdorff&speed=1&go=1")
+    wait_status(page, "running")
+    code = page.locator(".w-code")
+    for tab in ("Python", "Java"):
+        page.locator(".w-tabs button", has_text=tab).click()
+        expect(page.locator(".w-tabs button", has_text=tab)).to_have_attribute(
+            "aria-selected", "true"
+        )
+        text = code.inner_text()
+        if lang == "en":
+            assert not CJK.findall(text), [line for line in text.splitlines() if CJK.search(line)]
+        else:
+            assert "深度优先搜索" in text  # the teachers' comments stay in Chinese
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('.w-code-line')]
+                  .filter((l) => l.scrollWidth > l.clientWidth).map((l) => l.textContent)"""
+        )
+        assert cut == []
+        assert page.evaluate(
+            "() => { const b = document.querySelector('.w-code-box');"
+            " return b.scrollWidth <= b.clientWidth; }"
+        )
 
 
 def test_heat_map_and_a_larger_board(page, artifacts):

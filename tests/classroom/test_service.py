@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import threading
 
 import pytest
 from pydantic import ValidationError
 from sqlalchemy import select
 
-from server.classroom import service
-from server.classroom.messages import JoinMessage, SolveMessage
+from server.classroom import quiz, service
+from server.classroom.messages import JoinMessage, QuizEnterMessage, SolveMessage
 from server.classroom.models import ClassEntry, ClassPresence, ClassRoom
 from server.classroom.service import ClassError
 from server.db import db
@@ -51,8 +50,9 @@ def test_codes_are_short_unambiguous_and_typed_loosely():
         with pytest.raises(ClassError) as err:
             service.normalize_code(bad)
         assert err.value.code == "unknown-room"
-    for bad in (None, 123, ["ABC234"], "x" * 40):  # not a code at all: the join's model says
-        assert refused(JoinMessage.model_validate, {"code": bad}) == "unknown-room"
+    for bad in (None, 123, ["ABC234"]):  # not a code at all: a bad request naming the field
+        assert refused(JoinMessage.model_validate, {"code": bad}) == "bad-request"
+    assert refused(JoinMessage.model_validate, {"code": "x" * 40}) == "unknown-room"
 
 
 def test_only_the_tokens_hash_is_stored_and_it_is_checked(ctx):
@@ -62,9 +62,13 @@ def test_only_the_tokens_hash_is_stored_and_it_is_checked(ctx):
     assert service.token_matches(room, opened.token)
     for wrong in ("", "x", opened.token[:-1], "a" * 500):
         assert not service.token_matches(room, wrong)
-    for wrong in (5, "", "a" * 500, True):  # not a token: the join's model refuses it
+    for wrong in ("", "a" * 500):  # no token's length: the join's model refuses it
         assert (
             refused(JoinMessage.model_validate, {"code": "ABC234", "token": wrong}) == "bad-token"
+        )
+    for wrong in (5, True):  # not text: a bad request naming the field
+        assert (
+            refused(JoinMessage.model_validate, {"code": "ABC234", "token": wrong}) == "bad-request"
         )
 
 
@@ -274,6 +278,11 @@ def test_entering_races_safely_on_one_connection(app):
         assert service.leave(sids[0]) is None
 
 
+def student(room, name: str):
+    """A student of ``room`` under ``name`` (a puzzle's attempts are a student's)."""
+    return quiz.enter(room, QuizEnterMessage(name=name), T0).student
+
+
 def play_through(game_id: str, tour: list[int], cols: int, at: float = T0 + 30) -> None:
     for sq in tour[1:]:
         games.change(game_id, lambda s, sq=sq: rules.move(s, *divmod(sq, cols), at))
@@ -281,8 +290,9 @@ def play_through(game_id: str, tour: list[int], cols: int, at: float = T0 + 30) 
 
 def test_the_class_puzzle_and_its_leaderboard(ctx):
     room = service.find_room(service.open_room(T0).code, T0)
+    ann_student = student(room, " Ann ")
     with pytest.raises(ClassError) as err:
-        service.start_puzzle_game(room, "Ann", T0)
+        service.start_puzzle_game(room, ann_student, T0)
     assert err.value.code == "no-puzzle"
     puzzle = service.set_puzzle(room, {"rows": 5, "cols": 5, "closed": False, "start": [4, 0]}, T0)
     assert puzzle == {
@@ -294,8 +304,8 @@ def test_the_class_puzzle_and_its_leaderboard(ctx):
         "code": "5x5.o.a1",
         "seq": 1,
     }
-    ann = service.start_puzzle_game(room, " Ann ", T0 + 1)
-    bob = service.start_puzzle_game(room, "Bob", T0 + 2)
+    ann = service.start_puzzle_game(room, ann_student, T0 + 1)
+    bob = service.start_puzzle_game(room, student(room, "Bob"), T0 + 2)
     assert ann["name"] == "Ann"
     state = games.load(ann["game"]).state
     assert state.path == [20] and (state.rows, state.cols, state.closed) == (5, 5, False)
@@ -331,7 +341,10 @@ def test_unaided_solutions_rank_before_hinted_ones(ctx):
     room = service.find_room(service.open_room(T0).code, T0)
     service.set_puzzle(room, {"rows": 5, "cols": 5, "closed": False, "start": [4, 0]}, T0)
     tour = solve(Board(5, 5), 20).tour
-    players = {name: service.start_puzzle_game(room, name, T0) for name in ("Hal", "Una", "Ida")}
+    players = {
+        name: service.start_puzzle_game(room, student(room, name), T0)
+        for name in ("Hal", "Una", "Ida")
+    }
     games.change(players["Hal"]["game"], lambda state: rules.ask_hint(state))  # one hint
     for _ in range(2):
         games.change(players["Ida"]["game"], lambda state: rules.ask_hint(state))
@@ -363,21 +376,42 @@ def test_puzzle_input_is_checked(ctx):
         assert code == ("bad-puzzle" if bad in ({"rows": 2}, {"cols": 21}) else "bad-request")
     assert service.set_puzzle(room, good, T0)["seq"] == 1
     for name in ("", "   ", "x" * 25, "a\x00b"):
-        assert refused(service.start_puzzle_game, room, name, T0) == "bad-name"
-    for name in (5, ["Ann"]):  # not text: refused by the message's model
-        assert refused(SolveMessage.model_validate, {"name": name}) == "bad-name"
+        assert refused(QuizEnterMessage.model_validate, {"name": name}) == "bad-name"
+    for name in (5, ["Ann"]):  # not text: a bad request naming the field
+        assert refused(SolveMessage.model_validate, {"name": name}) == "bad-request"
     assert service.set_puzzle(room, None, T0) is None
     assert service.leaderboard(room)["puzzle"] is None
 
 
-def test_entries_of_a_puzzle_are_capped(ctx, monkeypatch):
+def test_attempts_are_a_students_until_the_teacher_clears_them(ctx):
     room = service.find_room(service.open_room(T0).code, T0)
     service.set_puzzle(room, {"rows": 5, "cols": 5, "closed": False, "start": [0, 0]}, T0)
-    monkeypatch.setattr(service, "MAX_ENTRIES", 2)
-    service.start_puzzle_game(room, "a", T0)
-    service.start_puzzle_game(room, "b", T0)
+    ann, bob = student(room, "Ann"), student(room, "Bob")
+    for _ in range(2):
+        service.start_puzzle_game(room, ann, T0, max_attempts=2)
     with pytest.raises(ClassError) as err:
-        service.start_puzzle_game(room, "c", T0)
-    assert err.value.code == "full"
+        service.start_puzzle_game(room, ann, T0, max_attempts=2)
+    assert (err.value.code, err.value.key) == ("full", "class.error.full.attempts")
     assert db.session.query(ClassEntry).count() == 2
-    assert json.loads(room.puzzle)["seq"] == 1
+    service.start_puzzle_game(room, bob, T0, max_attempts=2)  # his own
+    # refused by the game limits: the attempt is not counted
+    with pytest.raises(ClassError) as err:
+        service.start_puzzle_game(room, bob, T0, max_attempts=2, admit=lambda: refused_game())
+    assert err.value.code == "rate-limited"
+    service.start_puzzle_game(room, bob, T0, max_attempts=2)
+    assert service.clear_attempts(room, ann.id) == 1
+    service.start_puzzle_game(room, ann, T0, max_attempts=2)
+    assert service.clear_attempts(room) == 2  # everyone who had some
+    with pytest.raises(ClassError) as err:
+        service.clear_attempts(room, "nobody")
+    assert err.value.code == "unknown-student"
+    # a new puzzle counts from 0
+    service.clear_attempts(room)
+    for _ in range(2):
+        service.start_puzzle_game(room, ann, T0, max_attempts=2)
+    service.set_puzzle(room, {"rows": 5, "cols": 5, "closed": True, "start": [0, 0]}, T0)
+    service.start_puzzle_game(room, ann, T0, max_attempts=2)
+
+
+def refused_game():
+    raise ClassError("rate-limited", "class.error.rate-limited.games", seconds=9)

@@ -9,6 +9,7 @@ const CHAPTERS = JSON.parse(
   readFileSync(new URL("../../server/lesson/chapters.json", import.meta.url), "utf8"),
 ).chapters;
 const WARNSDORFF = CHAPTERS.findIndex((chapter) => chapter.id === "warnsdorff");
+const DFS = CHAPTERS.findIndex((chapter) => chapter.id === "dfs");
 
 /** A player that holds `received` events and moves through them on demand. */
 function fakePlayer(received) {
@@ -55,6 +56,10 @@ function fakeLane() {
           refuse,
         });
       });
+    },
+    counted: [], // countPlayback's calls: {now, dt, playing}
+    countPlayback(now, dt, playing) {
+      this.counted.push({ now, dt, playing });
     },
     detach() {},
     updateStatus() {},
@@ -145,4 +150,26 @@ test("a refusal other than busy is shown, once, by the step that waited for it",
   assert.equal(lane.started, 1);
   assert.equal(lesson.view.error.hidden, false);
   assert.equal(lesson.view.error.textContent, "the server said no");
+});
+
+test("the lanes count the playback a step plays, so their events/s and time move", async () => {
+  const { lesson, lane } = controller();
+  const step = lesson.goTo(DFS, 1); // plays to event 12 at 2 events per second
+  lane.starts.shift().answer(fakePlayer(100));
+  await step;
+  assert.equal(lesson.clock.playing, true);
+  const start = performance.now();
+  lesson.tick(start);
+  lesson.tick(start + 100);
+  lesson.tick(start + 350);
+  const playing = lane.counted.filter((call) => call.playing);
+  assert.deepEqual(
+    playing.slice(-2).map((call) => Math.round(call.dt * 1000)),
+    [100, 250],
+    "each frame adds the time since the last one",
+  );
+  lesson.tick(start + 60_000); // past event 12: the step stops there
+  assert.equal(lesson.clock.playing, false);
+  assert.equal(lane.counted.at(-1).playing, false, "paused: the rate drops");
+  assert.equal(lane.counted.at(-1).dt, 0.25, "a long gap counts as one frame at most");
 });

@@ -5,8 +5,11 @@ import {
   answeredShare,
   knightTargets,
   outcome,
+  questionPlace,
+  sheetKey,
   showQuiz,
   tallyHeat,
+  whyOrder,
 } from "../../static/js/class/quiz-board.js";
 
 const question = { question: 1, path: [0, 7, 14] };
@@ -58,14 +61,16 @@ test("before the reveal a student's own answer is marked; after it the right squ
   assert.equal(state.marked.length, 1);
 });
 
-test("the why marks the candidates in order, with their onward counts", () => {
+test("the why marks the candidates in order; only those still waiting show their count", () => {
   const state = createState(5, 5);
   const why = { candidates: [3, 5, 23], onward: [2, 1, 3], tried: 1 };
   showQuiz(state, { question, reveal: { answer: 5, distribution: [] }, why });
   assert.equal(state.marks[3], MARK.tried);
   assert.equal(state.marks[5], MARK.legal);
   assert.equal(state.marks[23], MARK.candidate);
-  assert.deepEqual([state.notes[3], state.notes[5], state.notes[23]], [2, 1, 3]);
+  // a square's number is in its accessible name only as a candidate (board/labels.js): the
+  // tried and the chosen say theirs in the why's list instead
+  assert.deepEqual([state.notes[3], state.notes[5], state.notes[23]], [-1, -1, 3]);
 });
 
 test("no question: an empty board", () => {
@@ -101,4 +106,49 @@ test("the knight's targets are its unvisited squares on the board, and a student
   showQuiz(state, { question: { question: 1, path: [11, 20] }, legal: true, reveal });
   assert.equal(squareKind(state, 17), "legal"); // the right square, nothing else marked
   assert.equal(state.marks.filter((m) => m !== MARK.none).length, 1);
+});
+
+test("a question belongs to its demo and index: coming, here, then past once the class moves on", () => {
+  const q = { question: 3, gen: 4, index: 20 };
+  assert.equal(questionPlace(null, false, { gen: 4, index: 20 }), "none");
+  assert.equal(questionPlace(q, false, null), "none");
+  // the class plays on to it (or this page's board is not there yet): on its way
+  assert.equal(questionPlace(q, false, { gen: 4, index: 17 }), "coming");
+  assert.equal(questionPlace(q, false, { gen: 4, index: 20 }, 18), "coming");
+  assert.equal(questionPlace(q, false, { gen: 4, index: 20 }, 20), "here");
+  assert.equal(questionPlace(q, false, { gen: 4, index: 20 }), "here");
+  // revealed, the class stays; any move after that leaves it behind
+  assert.equal(questionPlace(q, true, { gen: 4, index: 20 }), "here");
+  assert.equal(questionPlace(q, true, { gen: 4, index: 21 }), "past");
+  assert.equal(questionPlace(q, true, { gen: 4, index: 19 }), "past");
+  // another demo (a lesson's next chapter, new settings) leaves it behind, revealed or not
+  assert.equal(questionPlace(q, false, { gen: 5, index: 20 }), "past");
+  assert.equal(questionPlace(q, true, { gen: 5, index: 0 }), "past");
+});
+
+test("the sheet's key changes with each phase of a question: it opens again for the reveal", () => {
+  const question = { question: 7 };
+  assert.equal(sheetKey({}), "");
+  assert.equal(sheetKey({ question }), "7:open");
+  assert.equal(sheetKey({ question, reveal: { answer: 3 } }), "7:revealed");
+  assert.equal(sheetKey({ question, reveal: { answer: 3 }, why: { candidates: [] } }), "7:why");
+  assert.notEqual(sheetKey({ question: { question: 8 } }), sheetKey({ question }));
+});
+
+test("the why lists the candidates in the order tried: failed, the move made, not reached", () => {
+  assert.deepEqual(whyOrder(null), []);
+  const why = { algorithm: "warnsdorff", candidates: [12, 5, 9], onward: [1, 2, 4], tried: 1 };
+  assert.deepEqual(whyOrder(why), [
+    { square: 12, onward: 1, state: "failed" },
+    { square: 5, onward: 2, state: "chosen" },
+    { square: 9, onward: 4, state: "waiting" },
+  ]);
+  const seed = { algorithm: "seed", candidates: [4, 8], onward: null, tried: 0 };
+  assert.deepEqual(
+    whyOrder(seed).map((c) => [c.onward, c.state]),
+    [
+      [null, "chosen"],
+      [null, "waiting"],
+    ],
+  );
 });

@@ -126,9 +126,14 @@ def quiz_in(app, code: str) -> None:
         index = next(i for i in range(1, 40) if len(walk(room, i + 1)) > len(walk(room, i)))
         room.idx, room.playing = index, False  # paused there
         db.session.commit()
-        question = quiz.ask(room, classes.now(), lambda at: demo.snapshot(at, ahead=1))
+        counts = demo.demo.counts
+
+        def find(start: int, seconds: float) -> quiz.Found:
+            return quiz.first_question(demo.snapshot(start, tail=0, ahead=40), counts)
+
+        question = quiz.ask(room, classes.now(), find).question
         assert question.idx == index and room.held_at == index
-        student, _key = quiz.enter(room, QuizEnterMessage(name="升级生"), classes.now())
+        student = quiz.enter(room, QuizEnterMessage(name="升级生"), classes.now()).student
         request = QuizAnswerMessage(question=question.number, square=walk(room, index + 1)[-1])
         quiz.answer(room, student, request, classes.now())
         quiz.reveal(room, question.number, classes.now())
@@ -217,3 +222,44 @@ def test_the_migrations_make_exactly_the_models_schema(engine, request, tmp_path
         with db.engine.connect() as conn:
             context = MigrationContext.configure(conn, opts={"compare_type": True})
             assert compare_metadata(context, db.metadata) == []
+
+
+def test_0006_gives_each_earlier_attempt_its_student_and_loses_none(tmp_path):
+    """An attempt made under a student's name (``solve`` took the entered name) becomes that
+    student's; one nobody holds the name of stays, told apart by its name as before."""
+    from sqlalchemy import text
+
+    from server.db import _alembic
+
+    app = make_app(f"sqlite:///{tmp_path / 'fair.sqlite3'}", tmp_path)
+    with app.app_context():
+        _alembic("downgrade", "0005")  # the schema before students had attempts
+        code = classes.open_room().code
+        db.session.execute(
+            text(
+                "INSERT INTO class_quiz_students (id, code, name, name_key, key_hash, joined_at)"
+                " VALUES ('s1', :code, 'Ann', 'ann', 'h1', 0), ('s2', :code, 'Bea', 'bea', 'h2', 0)"
+            ),
+            {"code": code},
+        )
+        db.session.execute(
+            text(
+                "INSERT INTO class_entries (code, puzzle_seq, game_id, name, started_at)"
+                " VALUES (:code, 1, 'g1', 'ANN', 0), (:code, 1, 'g2', 'Zed', 0),"
+                " (:code, 1, 'g3', 'Bea', 0)"
+            ),
+            {"code": code},
+        )
+        db.session.commit()
+        assert upgrade_schema() == ("0005", head_revision())
+        owners = dict(
+            db.session.execute(text("SELECT game_id, student_id FROM class_entries")).all()
+        )
+        assert owners == {"g1": "s1", "g2": None, "g3": "s2"}
+        students = db.session.execute(
+            text("SELECT id, name, player, attempts, attempts_seq FROM class_quiz_students")
+        ).all()
+        assert sorted(students) == [("s1", "Ann", None, 0, 0), ("s2", "Bea", None, 0, 0)]
+        _alembic("downgrade", "0005")  # and back: the attempts keep their names
+        names = dict(db.session.execute(text("SELECT game_id, name FROM class_entries")).all())
+        assert names == {"g1": "ANN", "g2": "Zed", "g3": "Bea"}

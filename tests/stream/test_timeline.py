@@ -91,6 +91,7 @@ def test_checkpoints_thin_out_and_stay_bounded(small_spacing):
     line = Timeline(d)
     line.extend(MAX_CHECKPOINTS * 500 * 3)
     states = line.checkpoints()
+    assert line.latest_checkpoint == states[-1].index
     assert len(states) <= MAX_CHECKPOINTS
     assert line.spacing >= 1000
     assert all(s.index % line.spacing == 0 for s in states)

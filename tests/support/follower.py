@@ -40,7 +40,14 @@ EIGHT_BY_EIGHT = {**SIX_BY_SIX, "rows": 8, "cols": 8}
 SIX_BY_SIX_EVENTS = 354_060  # to its first tour: 177,048 nodes and 177,012 backtracks
 
 
-QUIZ_EVENTS = ("quiz_question", "quiz_tally", "quiz_reveal", "quiz_why", "quiz_scores")
+QUIZ_EVENTS = (
+    "quiz_question",
+    "quiz_tally",
+    "quiz_reveal",
+    "quiz_why",
+    "quiz_scores",
+    "quiz_removed",
+)
 
 
 class Gap(Exception):
@@ -152,7 +159,15 @@ class Following:
         self.snapshots = 0
 
     HANDLED = ("state", "feed", "snapshot")
-    RECORDED = ("presence", "puzzle", "leaderboard", "error", "ended", *QUIZ_EVENTS)
+    RECORDED = (
+        "presence",
+        "puzzle",
+        "attempts_cleared",
+        "leaderboard",
+        "error",
+        "ended",
+        *QUIZ_EVENTS,
+    )
 
     def _on_event(self, name: str, data) -> None:
         if name in self.HANDLED:
@@ -275,13 +290,21 @@ class Following:
 class Follower(Following):
     """One member on /class over python-socketio (a thread per incoming message)."""
 
-    def __init__(self, url: str, *, lang: str = "en", transports=("websocket",)) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        lang: str = "en",
+        transports=("websocket",),
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__()
         self.sio = socketio.Client(reconnection=False)
         for name in (*self.HANDLED, *self.RECORDED):
             self.sio.on(name, lambda data, name=name: self._on_event(name, data), NAMESPACE)
         self.sio.connect(
             f"{url}?lang={lang}",
+            headers=headers or {},
             namespaces=[NAMESPACE],
             transports=list(transports),
             wait_timeout=10,
@@ -295,9 +318,17 @@ class Follower(Following):
             self.sio.disconnect()
 
 
-def open_websocket(url: str, query: str = "", *, source: str | None = None, timeout: float = 30):
+def open_websocket(
+    url: str,
+    query: str = "",
+    *,
+    source: str | None = None,
+    timeout: float = 30,
+    headers: dict[str, str] | None = None,
+):
     """An Engine.IO websocket to ``url`` (websocket-client), from the local address
-    ``source`` when given (any 127.x.y.z on Linux: a test's "other phone")."""
+    ``source`` when given (any 127.x.y.z on Linux: a test's "other phone"), with extra
+    request ``headers`` (X-Forwarded-For behind a trusted proxy)."""
     import websocket  # websocket-client, python-socketio's websocket transport
 
     target = url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket"
@@ -314,6 +345,7 @@ def open_websocket(url: str, query: str = "", *, source: str | None = None, time
             target + (f"&{query}" if query else ""),
             timeout=timeout,
             skip_utf8_validation=True,
+            header=[f"{name}: {value}" for name, value in (headers or {}).items()],
             **options,
         )
     except BaseException:
@@ -336,9 +368,12 @@ class LeanFollower(Following):
         lang: str = "en",
         source: str | None = None,
         timeout: float = 30,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__()
-        self.ws = open_websocket(url, f"lang={lang}", source=source, timeout=timeout)
+        self.ws = open_websocket(
+            url, f"lang={lang}", source=source, timeout=timeout, headers=headers
+        )
         self.reader = reader
         self.lost = False  # the server closed it (set by the reader)
         self.prefix = f"{NAMESPACE},"

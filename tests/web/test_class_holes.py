@@ -138,7 +138,7 @@ BAD_PUZZLES = [
     ({"puzzle": "99x99.o"}, "bad-puzzle", "20"),
     ({"puzzle": "5x5:c3.o.c3"}, "bad-puzzle", "c3"),  # start on a hole
     ({"puzzle": "5x5.o.z9"}, "bad-puzzle", "z9"),
-    ({"puzzle": 55}, "bad-puzzle", "6x6.o"),
+    ({"puzzle": 55}, "bad-request", "“puzzle”"),  # not text: a bad request naming it
     ({"rows": 5, "cols": 5, "closed": False, "start": [0, 0], "holes": [0]}, "bad-holes", "0"),
     ({"rows": 5, "cols": 5, "closed": False, "start": [0, 0], "holes": [25]}, "bad-holes", "25"),
 ]

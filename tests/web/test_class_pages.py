@@ -175,3 +175,42 @@ def test_a_puzzle_code_goes_through_opening_a_class_to_the_teacher_page(tmp_path
     hostile = client.post("/class/new", data={"puzzle": '"><script>' + "x" * 900})
     assert "<script>" not in hostile.headers["Location"]  # quoted, and cut to 500 characters
     assert len(hostile.headers["Location"]) < 700
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "null",  # a sandboxed frame, a file: page, a cross-site redirect
+        "https://localhost",  # this host under another scheme
+        "http://localhost:8080",  # another port
+        "http://localhost.evil.example",
+    ],
+)
+def test_only_this_very_origin_opens_a_room_and_others_use_up_nothing(tmp_path, origin):
+    """``Origin: null`` counted as this site's: seven forged requests used up a teacher's
+    allowance for an hour; another scheme on the same host was accepted."""
+    client = make_app(tmp_path, RATE_LIMIT_CLASS_ROOMS="1 per hour").test_client()
+    for _ in range(7):
+        assert client.post("/class/new", headers={"Origin": origin}).status_code == 403
+    answer = client.post("/class/new", headers={"Origin": "http://localhost"})
+    assert answer.status_code == 303  # the one room this address may open
+    assert client.post("/class/new").status_code == 429
+
+
+def test_behind_a_tls_proxy_the_forwarded_scheme_is_this_origins(tmp_path):
+    client = make_app(tmp_path, PROXY_FIX=1).test_client()
+    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "class.example"}
+    ours = client.post("/class/new", headers={"Origin": "https://class.example", **forwarded})
+    assert ours.status_code == 303
+    plain = client.post("/class/new", headers={"Origin": "http://class.example", **forwarded})
+    assert plain.status_code == 403
+
+
+def test_the_students_page_gives_a_browser_its_player_cookie_once(tmp_path):
+    client = make_app(tmp_path).test_client()
+    code = open_room(client)
+    page = client.get(f"/class/{code}")
+    cookie = page.headers.get("Set-Cookie", "")
+    assert page.status_code == 200 and cookie.startswith("kt_player=") and "HttpOnly" in cookie
+    again = client.get(f"/class/{code}")
+    assert "kt_player=" not in again.headers.get("Set-Cookie", "")  # kept, not replaced

@@ -58,7 +58,7 @@ def test_every_watch_code_is_documented():
 def test_every_class_code_is_documented():
     from server.web.class_socket import ClassNamespace
 
-    raised = codes_raised("server/classroom/*.py", "server/web/class_socket.py")
+    raised = codes_raised("server/classroom/*.py", "server/web/class_*.py")
     raised |= {"bad-board", "unknown-algorithm", ClassNamespace.internal_code}  # settings
     raised |= {"rate-limited", "full"}  # the hub's
     missing = raised - documented(class_messages.ErrorEvent)
@@ -102,3 +102,30 @@ def test_every_range_is_in_the_docs(name, models):
             code = contract._without_null(schema)[0].get("x-error")
             if code is not None:  # the code of a value out of range
                 assert row.endswith(f"| `{code}` |"), (event, field, code)
+
+
+# a puzzle code as the docs write one: 6x6.o, 5x5:c3.c.e5, 6x6~AAAgAAA.c.a1
+PUZZLE_CODE = re.compile(
+    r"(?<![\w~.])\d{1,3}x\d{1,3}(?:~[A-Za-z0-9_-]*|:[a-z0-9,]+)?\.[oc](?:\.[a-z]\d{1,2})?(?![\w~])"
+)
+
+
+def test_every_puzzle_code_the_docs_and_messages_show_is_one():
+    """The docs' own example ``6x6~AAAg.c.a1`` was refused (``shape-malformed``): a 6x6
+    mask is 5 bytes, and codes are canonical."""
+    from server.engine.shape import ShapeError, parse_puzzle
+
+    places = [
+        *ROOT.glob("docs/*.md"),
+        *ROOT.glob("README*.md"),
+        *ROOT.glob("server/translations/*/LC_MESSAGES/messages.po"),
+    ]
+    shown = {(path.name, code) for path in places for code in PUZZLE_CODE.findall(path.read_text())}
+    assert len(shown) > 10
+    refused = []
+    for place, code in sorted(shown):
+        try:
+            parse_puzzle(code)
+        except ShapeError as err:
+            refused.append((place, code, err.code))
+    assert not refused

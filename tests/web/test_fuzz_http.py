@@ -400,6 +400,7 @@ def app(tmp_path):
             "INSTANCE_PATH": str(tmp_path / "instance"),
             "RATE_LIMIT_GAMES": "150/minute",
             "RATE_LIMIT_CLASS_ROOMS": "1000/minute",
+            "RATE_LIMIT_CLASS_ROOMS_DEVICE": "1000/minute",
             "PROXY_FIX": 1,  # X-Forwarded-* are believed (one proxy)
         }
     )
@@ -630,7 +631,12 @@ WIRE_REQUESTS = int(os.environ.get("FUZZ_WIRE_REQUESTS", 500))
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    env = {"PROXY_FIX": "1", "RATE_LIMIT_GAMES": "0", "RATE_LIMIT_CLASS_ROOMS": "0"}
+    env = {
+        "PROXY_FIX": "1",
+        "RATE_LIMIT_GAMES": "0",
+        "RATE_LIMIT_CLASS_ROOMS": "0",
+        "RATE_LIMIT_CLASS_ROOMS_DEVICE": "0",
+    }
     (proc,) = start_servers(tmp_path_factory.mktemp("fuzz-http"), 1, env=env)
     yield proc
     proc.stop()
@@ -765,7 +771,8 @@ def test_the_wire(server):
     print(f"FUZZ_SEED={SEED}")
     url = server.url
     rng = random.Random(SEED)
-    game = exchange(url, request_bytes("POST", "/api/games", body=b'{"rows":5,"cols":5}'))
+    json_type = {"Content-Type": "application/json"}
+    game = exchange(url, request_bytes("POST", "/api/games", json_type, b'{"rows":5,"cols":5}'))
     game = game.json()["id"]
     room, _ = open_class_room(url)
     problems: list[str] = []

@@ -79,6 +79,7 @@ CODES = {
     "unknown-run",
     "unknown-game",
     "rate-limited",
+    "busy",
 }
 
 pytestmark = pytest.mark.timeout(240)
@@ -89,7 +90,14 @@ SEED = int(os.environ.get("FUZZ_SEED") or random.SystemRandom().randrange(2**32)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     # the class fuzz opens many rooms; X-Forwarded-* headers are believed (one proxy)
-    env = {"RATE_LIMIT_CLASS_ROOMS": "1000/minute", "PROXY_FIX": "1"}
+    # the fuzzed joins' guesses come from one address: beyond RATE_LIMIT_CLASS_MISSES it
+    # would find no room it opens (tests/web/test_class_fair.py checks that limit)
+    env = {
+        "RATE_LIMIT_CLASS_ROOMS": "1000/minute",
+        "RATE_LIMIT_CLASS_ROOMS_DEVICE": "1000/minute",
+        "RATE_LIMIT_CLASS_MISSES": "0",
+        "PROXY_FIX": "1",
+    }
     (proc,) = start_servers(tmp_path_factory.mktemp("fuzz"), 1, env=env)
     yield proc
     proc.stop()
@@ -1037,6 +1045,8 @@ CLASS_EVENTS = (
     "quiz_reveal",
     "quiz_why",
     "quiz_state",
+    "quiz_remove",
+    "clear_attempts",
 )
 CLASS_ANSWERED = {*CLASS_EVENTS, "connect", "disconnect"}
 # what counts against the costly-message burst
@@ -1068,6 +1078,9 @@ CLASS_CODES = CODES | {
     "question-open",
     "cannot-ask",
     "not-revealed",
+    # one student per connection and browser; the teacher's removals and clearings
+    "already-entered",
+    "unknown-student",
 }
 
 
@@ -1134,6 +1147,8 @@ def valid_class(event: str, rng: random.Random, scene: ClassScene):
         return {"game": rng.choice([*scene.games, "no-such-game", "x" * 65])}
     if event == "quiz_enter":
         return {"name": rng.choice(["Ann", "李雷", "x" * 25, ""]), "key": rng.choice([None, "k"])}
+    if event in ("quiz_remove", "clear_attempts"):
+        return {"student": rng.choice(["0123456789abcdef", "someone", "x" * 17, ""])}
     if event == "quiz_answer":
         return {
             "question": rng.choice([1, 2, 0, 2**40]),
@@ -1288,8 +1303,20 @@ CLASS_FIELDS = {
     "quiz_answer": {"question": "int", "square": "int", "student": "str"},
     "quiz_reveal": {"question": "int"},
     "quiz_why": {"question": "int"},
+    "quiz_remove": {"student": "str"},
+    "clear_attempts": {"student": "str"},
 }
-TEACHER_EVENTS = {"settings", "control", "puzzle", "close", "quiz_ask", "quiz_reveal", "quiz_why"}
+TEACHER_EVENTS = {
+    "settings",
+    "control",
+    "puzzle",
+    "close",
+    "quiz_ask",
+    "quiz_reveal",
+    "quiz_why",
+    "quiz_remove",
+    "clear_attempts",
+}
 
 
 def sweep_messages(namespace: str, scene: ClassScene | None):

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    env = {"RATE_LIMIT_CLASS_ROOMS": "1000/minute"}
+    env = {"RATE_LIMIT_CLASS_ROOMS": "1000/minute", "RATE_LIMIT_CLASS_ROOMS_DEVICE": "0"}
     (proc,) = start_servers(tmp_path_factory.mktemp("malformed"), 1, env=env)
     yield proc
     proc.stop()
@@ -149,7 +149,11 @@ def test_3_4_lone_surrogates_in_an_http_body_are_refused(client):
             "error": text("error.bad-request.text", "zh"),
         }
     # a surrogate pair is one character, not two lone halves
-    response = client.post("/api/games", data=b'{"rows": 5, "cols": 5, "x": "\\ud83d\\ude00"}')
+    response = client.post(
+        "/api/games",
+        data=b'{"rows": 5, "cols": 5, "x": "\\ud83d\\ude00"}',
+        content_type="application/json",
+    )
     assert response.status_code == 201
 
 
@@ -219,7 +223,10 @@ def test_7_a_chunked_body_is_capped_like_any_other(server):
         assert answer.status == 413, (chunked, answer)
         assert answer.json() == {"code": "too-large", "error": text("error.too-large", "en")}
         assert has_security_headers(answer.headers)
-    small = http(server.url, "POST", "/api/games", b'{"rows":5,"cols":5}', chunked=True)
+    json_type = {"Content-Type": "application/json"}
+    small = http(
+        server.url, "POST", "/api/games", b'{"rows":5,"cols":5}', headers=json_type, chunked=True
+    )
     assert small.status == 201, small
     broken = exchange(
         server.url,
@@ -366,7 +373,13 @@ def test_12_the_docs_say_how_to_switch_each_rate_limit_off(tmp_path):
     """``RATE_LIMIT_GAMES=0`` switches the limit off, but neither README nor deploy.md said so."""
     deploy = (ROOT / "docs/deploy.md").read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for name in ("RATE_LIMIT_GAMES", "RATE_LIMIT_CLASS_ROOMS_DEVICE", "RATE_LIMIT_CLASS_ROOMS"):
+    for name in (
+        "RATE_LIMIT_GAMES",
+        "RATE_LIMIT_CLASS_ROOMS_DEVICE",
+        "RATE_LIMIT_CLASS_ROOMS",
+        "RATE_LIMIT_CLASS_NAMES",
+        "RATE_LIMIT_CLASS_MISSES",
+    ):
         row = next(line for line in deploy.splitlines() if line.startswith(f"| `{name}`"))
         assert re.search(r"`0`.*\boff\b", row), row
         assert re.search(rf"`{name}=0`|`{name}`[^.]*`0`[^.]*off", readme), name

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server.daily import generator
+from server.i18n import text
 from tests.tourcheck import assert_tour
 from tests.web.test_api import act, clock, move, new_game, refused  # noqa: F401 (fixture)
 
@@ -77,9 +78,17 @@ def test_the_daily_preview_holds_no_solution(client, on_day):
     preview = client.get("/api/daily").get_json()
     assert preview["date"] == OPEN_DAY and preview["puzzle"] == found.code
     assert "witness" not in preview and "path" not in preview
-    other = client.get("/api/daily?date=2025-03-06").get_json()
-    assert other["puzzle"] == generator.daily("2025-03-06").code
+    other = client.get("/api/daily?date=2025-03-04").get_json()
+    assert other["puzzle"] == generator.daily("2025-03-04").code
     refused(client.get("/api/daily?date=2025-02-30"), "bad-request")
+
+
+def test_a_daily_puzzle_is_not_out_before_its_day(client, on_day):
+    on_day(OPEN_DAY)
+    for day in ("2025-03-06", "2031-01-01"):
+        body = refused(client.get(f"/api/daily?date={day}&lang=en"), "not-yet")
+        assert body["error"] == text("error.not-yet", "en")
+    assert client.get(f"/api/daily?date={OPEN_DAY}").get_json()["date"] == OPEN_DAY
 
 
 @pytest.mark.parametrize("day", [OPEN_DAY, CLOSED_DAY])

@@ -26,7 +26,7 @@ from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from engineio.exceptions import SocketIsClosedError
 from engineio.payload import Payload
 from engineio.socket import Socket
-from flask_socketio import SocketIO
+from flask_socketio import Namespace, SocketIO
 from packaging.requirements import Requirement
 from packaging.version import Version
 from socketio import packet as sio
@@ -85,6 +85,7 @@ SIGNATURES = [
     (SimpleWebSocketWSGI, "wait", "self"),  # FrameCheckedWebSocket.wait
     (SimpleWebSocketWSGI, "close", "self"),  # FrameCheckedWebSocket.close
     (SimpleWebSocketWSGI, "__call__", "self environ start_response"),  # its __call__
+    (Namespace, "trigger_event", "self event args"),  # AnsweringNamespace.trigger_event
 ]
 
 
@@ -214,3 +215,26 @@ def test_simple_websocket_keeps_its_socket_and_reader_thread():
     assert "self.ws = simple_websocket.Server(environ" in inspect.getsource(
         SimpleWebSocketWSGI.__call__
     )
+
+
+def test_python_socketio_sends_no_acknowledgement_for_an_event_not_handled():
+    """AnsweringNamespace answers ``server.not_handled`` for an event it has no handler
+    for; python-socketio then sends nothing back (docs/protocol.md: dropped)."""
+    server = socketio.Server(async_handlers=False)
+    sent = []
+    server._send_packet = lambda eio_sid, pkt: sent.append(pkt)
+
+    class Quiet(socketio.Namespace):
+        def trigger_event(self, event, *args):
+            return self.server.not_handled
+
+    class Polite(socketio.Namespace):
+        def trigger_event(self, event, *args):
+            return None  # what Flask-SocketIO's namespace answers an unknown event
+
+    server.register_namespace(Quiet("/quiet"))
+    server.register_namespace(Polite("/polite"))
+    server._handle_event_internal(server, "sid", "eio-sid", ["nonsense", {}], "/quiet", 7)
+    assert sent == []
+    server._handle_event_internal(server, "sid", "eio-sid", ["nonsense", {}], "/polite", 8)
+    assert [(pkt.packet_type, pkt.id, pkt.data) for pkt in sent] == [(sio.ACK, 8, [])]

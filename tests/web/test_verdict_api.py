@@ -220,8 +220,10 @@ def test_a_body_of_the_wrong_shape_is_bad_request(client, body):
 
 
 def test_a_body_that_is_not_json_is_bad_request(client):
-    response = client.post("/api/verdict", data=b"6x6.o", content_type="text/plain")
+    response = client.post("/api/verdict", data=b"6x6.o", content_type="application/json")
     assert response.status_code == 400 and response.get_json()["code"] == "bad-request"
+    response = client.post("/api/verdict", data=b"6x6.o", content_type="text/plain")
+    assert response.status_code == 415 and response.get_json()["code"] == "not-json"
     assert client.get("/api/verdict").status_code == 405
 
 

@@ -89,15 +89,15 @@ export class SquaresLayer {
       const kind = squareKind(state, sq, knight);
       const code = CODE[kind];
       const number = squareNumber(state, sq);
-      const shown = sq === ghost ? 0 : number; // the ghost knight stands on it
       const flags =
         (sq === start ? 1 : 0) |
         (sq === hint ? 2 : 0) |
         (sq === warn ? 4 : 0) |
-        (sq === frame ? 8 : 0);
+        (sq === frame ? 8 : 0) |
+        (sq === ghost ? 16 : 0); // the ghost knight stands on it: its number moves aside
       const changed =
-        code !== this.kinds[sq] || shown !== this.numbers[sq] || flags !== this.flags[sq];
-      if (changed) this._show(sq, code, shown, flags, flash);
+        code !== this.kinds[sq] || number !== this.numbers[sq] || flags !== this.flags[sq];
+      if (changed) this._show(sq, code, number, flags, flash);
       if (this.labelled && (changed || relabel)) {
         const label = squareLabel(state, sq, kind, number);
         if (label !== this.labels[sq]) {
@@ -122,6 +122,7 @@ export class SquaresLayer {
     toggle(cell, "hint", flags & 2);
     toggle(cell, "warn", flags & 4);
     toggle(cell, "frame", flags & 8);
+    toggle(cell, "ghost", flags & 16);
   }
 }
 

@@ -16,6 +16,9 @@ export class BoardRender {
     this.root = root;
     root.classList.add("board");
     root.dataset.board = kind;
+    // the knight's square shows its number aside
+    if (pieces) root.dataset.pieces = "true";
+    else delete root.dataset.pieces;
     root.replaceChildren();
     this.layers = [
       new SquaresLayer(root, { labelled }),

@@ -9,10 +9,17 @@ const QUIET_REFUSALS = new Set(["superseded", "stale", "timeout"]);
 
 export class TeacherControls {
   /** call(event, payload) => Promise of the acknowledgement; follower: a RoomFollower. */
-  constructor({ call, follower, onRefused = () => {}, now = () => performance.now() }) {
+  constructor({
+    call,
+    follower,
+    onRefused = () => {},
+    onAccepted = () => {},
+    now = () => performance.now(),
+  }) {
     this.call = call;
     this.follower = follower;
     this.onRefused = onRefused; // (error) => ..., a refusal other than an older or stale control
+    this.onAccepted = onAccepted; // () => ..., a control the server applied
     this.now = now;
     this.seq = 0;
     this.inFlight = 0;
@@ -106,6 +113,7 @@ export class TeacherControls {
         const state = ack?.ok ? ack.state : ack?.error?.state;
         if (state) this.resume(state); // another page of ours may have counted further
         this.follower.settle(control.seq, ack);
+        if (ack?.ok) this.onAccepted();
         // Older or of a replaced demo: the answer's state stands. A timeout: the rejoin's does.
         if (!ack?.ok && !QUIET_REFUSALS.has(ack?.error?.code)) this.onRefused(ack?.error);
       })

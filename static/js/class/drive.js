@@ -54,27 +54,33 @@ export class ClassTransport {
     if (this.active()) this.controls.control({ index, playing, speed }, options);
   }
 
-  /** Every frame: pause at the end, then show the clock on the bar. */
+  /**
+   * Every frame: pause at the end, then show the clock on the bar. An open quiz question
+   * holds the class (`state.hold`): nothing moves it until the reveal.
+   */
   update(phase) {
     if (phase === "ended") this._pauseAtEnd();
     const { follower, controls } = this;
-    const shown = this.active() && (follower.state?.gen ?? 0) > 1;
+    const state = follower.state;
+    const held = state?.hold !== null && state?.hold !== undefined;
+    const shown = this.active() && (state?.gen ?? 0) > 1;
+    const free = shown && !held;
     const target = shown ? follower.target() : 0;
     const { last, playing } = this;
     const atEnd = follower.atEnd;
     const speed = follower.clock.speed;
-    const key = [shown, target, last, playing, atEnd, speed, controls.pending].join();
+    const key = [shown, held, target, last, playing, atEnd, speed, controls.pending].join();
     if (key === this.shown) return;
     this.shown = key;
     this.bar.show({
       playing: shown && playing,
       enabled: {
-        back: shown && target > 0,
-        step: shown && !(follower.state.end && target >= last),
-        end: shown && !atEnd && !(playing && speed === null),
-        play: shown && (!atEnd || playing),
+        back: free && target > 0,
+        step: free && !(state.end && target >= last),
+        end: free && !atEnd && !(playing && speed === null),
+        play: free && (!atEnd || playing),
       },
-      seek: shown ? { min: 0, max: last, value: target } : null,
+      seek: free ? { min: 0, max: last, value: target } : null,
     });
     this.page.dataset.playing = String(shown && playing);
     this.page.dataset.pending = String(controls.pending);

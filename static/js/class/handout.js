@@ -9,10 +9,14 @@ import { puzzleText } from "./puzzle.js";
 const $ = (selector) => document.querySelector(selector);
 
 export class Handout {
-  /** page: the root element (data-puzzle, data-solved); call(event, payload) => Promise of the ack. */
-  constructor({ page, call }) {
+  /**
+   * page: the root element (data-puzzle, data-solved); call(event, payload) => Promise of
+   * the ack; onHanded(): a puzzle was handed out (the page shows its leaderboard).
+   */
+  constructor({ page, call, onHanded = () => {} }) {
     this.page = page;
     this.call = call;
+    this.onHanded = onHanded;
     this.form = $("#c-puzzle-form");
     this.problem = $("#c-puzzle-error");
     this.form.addEventListener("submit", (event) => {
@@ -20,6 +24,7 @@ export class Handout {
       this.handOut();
     });
     $("#c-puzzle-clear").addEventListener("click", () => this.takeBack());
+    $("#c-attempts-clear").addEventListener("click", () => this.attemptsBack());
     // the editor's "hand to the class" link: /class/<code>/teach?puzzle=<puzzle code>
     const given = new URLSearchParams(location.search).get("puzzle");
     if (given) this.form.elements.code.value = given;
@@ -56,8 +61,10 @@ export class Handout {
       this._problem(ack.error?.message);
       return;
     }
+    this._problem("");
     this.showPuzzle(ack.puzzle);
     this.showLeaderboard(ack.leaderboard);
+    this.onHanded();
   }
 
   async takeBack() {
@@ -68,11 +75,22 @@ export class Handout {
     }
   }
 
+  /** Every student gets their attempts at the puzzle back (`clear_attempts`). */
+  async attemptsBack() {
+    const ack = await this.call("clear_attempts", {});
+    $("#c-attempts-given").textContent = ack.ok
+      ? t("class.ui.puzzle.attempts.given")
+      : ack.error?.message || "";
+  }
+
   showPuzzle(puzzle) {
     const now = $("#c-puzzle-now");
     now.hidden = !puzzle;
     now.textContent = puzzle ? t("class.ui.puzzle.now", { puzzle: puzzleText(puzzle) }) : "";
+    $("#c-puzzle-none").hidden = Boolean(puzzle);
     $("#c-puzzle-clear").hidden = !puzzle;
+    $("#c-attempts-clear").hidden = !puzzle;
+    $("#c-attempts-given").textContent = "";
     this.page.dataset.puzzle = puzzle ? String(puzzle.seq) : "";
   }
 
@@ -88,7 +106,7 @@ export class Handout {
       return tr;
     });
     $("#c-leaderboard tbody").replaceChildren(...rows);
-    $("#c-board-empty").hidden = rows.length > 0;
+    $("#c-board-empty").hidden = rows.length > 0 || !board?.puzzle;
     $("#c-board-counts").textContent = board?.puzzle
       ? t("class.ui.lb.counts", { solved: board.solved, trying: board.trying })
       : "";

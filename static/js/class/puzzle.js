@@ -1,7 +1,8 @@
 // The class puzzle on a student's phone: a Play-page game (the ordinary JSON API, so the
 // server checks every move) whose board, mode and start square the teacher fixed. The
-// server opens the game with the knight already on the start square (`solve`); a win is
-// reported with `solved`, and the server checks the stored game before ranking it.
+// server opens the game with the knight already on the start square (`solve`, under the
+// student's one name in the room: identity.js, asked here only if not given yet); a win
+// is reported with `solved`, and the server checks the stored game before ranking it.
 //
 // Its board is the Play page's (board/, kind "puzzle"): tap or click a legal square, or walk
 // the focus with the arrow keys and press Enter.
@@ -11,8 +12,6 @@ import { showGame } from "../board/state.js";
 import { formatTime, t } from "../core/i18n.js";
 import { rowCol, squareName } from "../core/squares.js";
 import { api } from "../play/api.js";
-
-const NAME_KEY = "class-name";
 
 /** The puzzle in words: "5×5 open tour from a1", "… any start", "…, 2 holes". */
 export function puzzleText(puzzle) {
@@ -26,10 +25,13 @@ export function puzzleText(puzzle) {
 }
 
 export class PuzzlePlay {
-  constructor(root, { call, code }) {
-    Object.assign(this, { root, call, code });
+  /** call(event, payload) => Promise of the ack; identity: the student's RoomIdentity. */
+  constructor(root, { call, code, identity }) {
+    Object.assign(this, { root, call, code, identity });
     this.form = root.querySelector("#c-name-form");
+    this.nameField = root.querySelector("#c-name-field");
     this.nameInput = root.querySelector("#c-name");
+    this.problem = root.querySelector("#c-try-error");
     this.playBox = root.querySelector("#c-play");
     this.status = root.querySelector("#c-play-status");
     this.solvedBox = root.querySelector("#c-solved");
@@ -43,7 +45,8 @@ export class PuzzlePlay {
     this.game = null; // the game's id
     this.state = null; // the API's game state
     this.busy = false;
-    this.nameInput.value = localStorage.getItem(NAME_KEY) || "";
+    identity.onChange(() => this._showName());
+    this._showName();
     this.form.addEventListener("submit", (event) => {
       event.preventDefault();
       this.begin();
@@ -65,6 +68,7 @@ export class PuzzlePlay {
     this.game = null;
     this.state = null;
     this._showForm(true);
+    this._problem("");
     this.solvedBox.hidden = true;
     this.root.dataset.phase = "name";
     const saved = localStorage.getItem(this._key());
@@ -86,29 +90,56 @@ export class PuzzlePlay {
     this.root.dataset.phase = "none";
   }
 
+  /** The try button: enter under the name typed (once per room), then open the game. */
   async begin() {
     if (this.busy || !this.puzzle) return;
     const name = this.nameInput.value.trim();
-    if (!name) {
+    if (!this.identity.entered && !name) {
       this.nameInput.focus();
       return;
     }
     this.busy = true;
     try {
-      const ack = await this.call("solve", { name });
+      if (!this.identity.entered) {
+        const entered = await this.identity.enter(name);
+        if (!entered?.ok) {
+          this._problem(entered?.error?.message);
+          return;
+        }
+      }
+      const ack = await this.call("solve", {}); // under the name entered
+
       if (!ack.ok) {
-        this.say(ack.error?.message, true);
+        this._problem(ack.error?.message);
         return;
       }
-      localStorage.setItem(NAME_KEY, name);
+      this._problem("");
       localStorage.setItem(this._key(ack.puzzle), ack.game);
       this.game = ack.game;
       this.show(await api.get(ack.game));
     } catch (err) {
-      this.say(err?.message, true);
+      this._problem(err?.message);
     } finally {
       this.busy = false;
     }
+  }
+
+  /** The name field only until the student has a name in this room. */
+  _showName() {
+    const entered = this.identity.entered;
+    this.nameField.hidden = entered;
+    this.nameInput.required = !entered;
+    if (!entered && !this.nameInput.value) this.nameInput.value = this.identity.savedName;
+  }
+
+  _problem(message) {
+    this.problem.textContent = message || "";
+    this.problem.hidden = !message;
+  }
+
+  /** The teacher gave attempts back (`attempts_cleared`): a refusal shown is over. */
+  attemptsBack() {
+    this._problem("");
   }
 
   /** A square picked: a move to send when it is legal (the server checks it again). */

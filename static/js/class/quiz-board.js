@@ -66,11 +66,14 @@ export function showQuiz(
   }
   if (why) {
     markSearch(state, { candidates: why.candidates, counts: why.onward, tried: why.tried });
+    // Only a waiting candidate's name says its number (board/labels.js): the tried ones and
+    // the move made show theirs in the why's list, not on the board.
+    for (const sq of why.candidates.slice(0, why.tried + 1)) state.notes[sq] = -1;
   }
   if (mine !== null && mine !== undefined && (!reveal || mine !== reveal.answer)) {
     mark(state, mine, reveal ? MARK.dead : MARK.candidate);
   }
-  if (reveal) mark(state, reveal.answer, MARK.legal, why ? state.notes[reveal.answer] : -1);
+  if (reveal) mark(state, reveal.answer, MARK.legal);
 }
 
 /** The student's outcome once revealed: "right" | "wrong" | "none" (no answer); null before. */
@@ -84,4 +87,43 @@ export function outcome(reveal, mine) {
 export function answeredShare(tally) {
   if (!tally?.students) return 0;
   return Math.min(1, tally.answers / tally.students);
+}
+
+/**
+ * Where the class stands with a question (a question belongs to its demo's generation and
+ * index): "none" (no question), "coming" (open, and the class plays on to it, or this
+ * page's board is not there yet), "here" (the class and this page's board are at it),
+ * "past" (the class moved on: another demo, or away from it after the reveal).
+ * `at`: {gen, index} where the class is; `shown`: the index this page's board shows.
+ */
+export function questionPlace(question, revealed, at, shown = at?.index) {
+  if (!question || !at) return "none";
+  if (question.gen !== at.gen) return "past";
+  if (revealed) return at.index === question.index ? "here" : "past";
+  if (at.index > question.index) return "past";
+  return at.index === question.index && shown === question.index ? "here" : "coming";
+}
+
+/**
+ * The sheet's key for what a question shows now ("<question>:<phase>"): a student who
+ * closed the sheet sees it again when this changes (the reveal, the why).
+ */
+export function sheetKey(view) {
+  const question = view?.question;
+  if (!question) return "";
+  const phase = view.why ? "why" : view.reveal ? "revealed" : "open";
+  return `${question.question}:${phase}`;
+}
+
+/**
+ * The why as a list: the candidates in the order the search tries them, each with its
+ * onward count (Warnsdorff's) and whether it was tried and failed, or is the move made.
+ */
+export function whyOrder(why) {
+  if (!why?.candidates) return [];
+  return why.candidates.map((square, i) => ({
+    square,
+    onward: why.onward ? why.onward[i] : null,
+    state: i < why.tried ? "failed" : i === why.tried ? "chosen" : "waiting",
+  }));
 }

@@ -1,25 +1,63 @@
 // The class quiz "where next?" on both class pages (docs/protocol.md, "The class quiz").
-// The teacher asks at the paused position, watches the tally grow as a heat map on the
-// board, reveals, shows why, and reads the scores; a student enters a name, taps a square
-// (the board family's events: tap, click, or arrows and Enter) and sees the reveal and
-// their own score. The server decides everything; this panel sends intentions and shows
-// the answers (quiz-board.js puts them on the board).
+// The teacher asks (the class stops, or plays on, to where a move comes next), watches the
+// tally grow as a heat map on the board, reveals, shows why, and reads the scores; a
+// student taps a square (the board family's events: tap, click, or arrows and Enter) and
+// sees the reveal and their own score, in a sheet on their phone (quiz-sheet.js).
+//
+// A question belongs to its demo's generation and index: once the class has moved on from
+// it (another demo, another lesson step, or a step after the reveal), both pages show the
+// quiz idle again, ready for the next (`follow`). The server decides everything; this
+// panel sends intentions and shows the answers (quiz-board.js puts them on the board).
 
 import { Board } from "../board/board.js";
 import { formatNumber, t } from "../core/i18n.js";
 import { rowCol, squareName } from "../core/squares.js";
-import { answeredShare, outcome, showQuiz, tallyHeat } from "./quiz-board.js";
+import {
+  answeredShare,
+  outcome,
+  questionPlace,
+  showQuiz,
+  tallyHeat,
+  whyOrder,
+} from "./quiz-board.js";
 
-const NAME_KEY = "class-name";
-const EVENTS = ["quiz_question", "quiz_tally", "quiz_reveal", "quiz_why", "quiz_scores"];
+const EVENTS = [
+  "quiz_question",
+  "quiz_tally",
+  "quiz_reveal",
+  "quiz_why",
+  "quiz_scores",
+  "quiz_removed",
+];
+const MOVED_REASONS = new Set(["backtrack", "sent-ahead", "root", "behind"]);
 
 export class QuizPanel {
   /**
    * root: the panel's element; role: "teacher" | "student"; call(event, payload) -> ack;
-   * settings(): the room's demo settings now (the board's size).
+   * settings(): the room's demo settings now (the board's size); identity: the student's
+   * RoomIdentity; onHeat(heat): the teacher's tally for the demo's board; onAnswer(sq):
+   * the revealed answer to ring on it (-1: none); onState(state):
+   * a state an answer carried; onQuestion(): a question was asked; onOk(): an action of
+   * this page's succeeded (a refusal's words elsewhere can go); onChange(): the panel
+   * redrew (the student's sheet follows it).
    */
-  constructor(root, { role, call, code, settings, onHeat = () => {} }) {
-    Object.assign(this, { root, role, call, code, settings, onHeat });
+  constructor(
+    root,
+    {
+      role,
+      call,
+      settings,
+      identity = null,
+      onHeat = () => {},
+      onAnswer = () => {},
+      onState = () => {},
+      onQuestion = () => {},
+      onOk = () => {},
+      onChange = () => {},
+    },
+  ) {
+    Object.assign(this, { root, role, call, settings, identity });
+    Object.assign(this, { onHeat, onAnswer, onState, onQuestion, onOk, onChange });
     this.$ = (selector) => root.querySelector(selector);
     this.board = new Board(this.$(".q-board"), {
       kind: "puzzle",
@@ -28,21 +66,28 @@ export class QuizPanel {
       heat: true,
     });
     this.board.onSquare = (sq) => this.answer(sq);
-    this.view = {};
+    this.view = {}; // the server's view of the latest question (student or teacher view)
+    this.live = false; // its phase came as it happened (not read back after a reload)
+    this.place = "none"; // questionPlace: none | coming | here | past
+    this.at = null; // where the class is: {gen, index}
+    this.shown = null; // the index this page's board shows
+    this.moved = null; // how the class was moved for the question (the ask's answer)
+    this.problem = ""; // a refusal's words, until the next success
     this.status = this.$(".q-status");
     if (role === "teacher") {
-      this.$("#q-ask").addEventListener("click", () => this.act("quiz_ask", {}));
+      this.playing = () => false; // the page says whether the class plays (the ask's mode)
+      this.$("#q-ask").addEventListener("click", () => this.ask());
       this.$("#q-reveal").addEventListener("click", () =>
         this.act("quiz_reveal", { question: this.view.question?.question }),
       );
       this.$("#q-why").addEventListener("click", () => this.showWhy());
     } else {
       this.nameInput = this.$("#q-name");
-      this.nameInput.value = localStorage.getItem(NAME_KEY) || "";
       this.$("#q-name-form").addEventListener("submit", (event) => {
         event.preventDefault();
         this.enter(this.nameInput.value);
       });
+      identity.onChange(() => this._draw());
     }
   }
 
@@ -58,55 +103,92 @@ export class QuizPanel {
       );
   }
 
+  /** After a (re)join: the latest question as this page may see it. */
   async restore() {
     if (this.role === "student") {
-      const name = localStorage.getItem(NAME_KEY);
-      const key = localStorage.getItem(this._keyName());
-      if (name && key) {
-        await this.enter(name, key);
+      const ack = await this.identity.restore();
+      if (ack?.ok) {
+        this._read(ack.quiz);
         return;
       }
     }
     const ack = await this.call("quiz_state", {});
-    if (ack.ok) this.adopt(ack.quiz);
+    if (ack.ok) this._read(ack.quiz);
   }
 
-  _keyName() {
-    return `class-quiz-key:${this.code}`;
+  /** A view read back (a join, an entry, after a reveal): news only if it changed. */
+  _read(view) {
+    const same =
+      view.question?.question === this.view.question?.question &&
+      Boolean(view.reveal) === Boolean(this.view.reveal);
+    if (!same) this.live = false;
+    this.adopt(view);
   }
 
-  async enter(name, key = localStorage.getItem(this._keyName())) {
-    const payload = key ? { name, key } : { name };
-    const ack = await this.call("quiz_enter", payload);
-    if (!ack.ok) return this.say(ack.error.message, true);
-    localStorage.setItem(NAME_KEY, ack.quiz.student.name);
-    localStorage.setItem(this._keyName(), ack.key);
-    this.adopt(ack.quiz);
+  async enter(name) {
+    const typed = String(name || "").trim();
+    if (!typed) {
+      this.nameInput.focus();
+      return;
+    }
+    const ack = await this.identity.enter(typed);
+    if (!ack?.ok) return this._refused(ack?.error);
+    this._ok();
+    this._read(ack.quiz);
   }
 
   async answer(sq) {
     const question = this.view.question;
-    if (!question || this.view.reveal || !this.view.student) return;
+    if (!question || this.view.reveal || !this.identity?.entered || this.place !== "here") return;
     const ack = await this.call("quiz_answer", { question: question.question, square: sq });
-    if (!ack.ok) return this.say(ack.error.message, true);
+    if (!ack.ok) return this._refused(ack.error);
+    this._ok();
     this.adopt({ ...this.view, mine: ack.square });
+  }
+
+  /** The teacher's ask: the class stops where a move comes next, or plays on to it. */
+  async ask() {
+    const ack = await this.call("quiz_ask", this.playing() ? { play: true } : {});
+    if (!ack.ok) return this._refused(ack.error);
+    this._ok();
+    if (ack.state) this.onState(ack.state);
+    this.moved = ack.moved ?? null;
+    this.live = true;
+    this.onQuestion();
+    this.adopt(ack.quiz);
   }
 
   async act(event, payload) {
     const ack = await this.call(event, payload);
-    if (!ack.ok) return this.say(ack.error.message, true);
+    if (!ack.ok) return this._refused(ack.error);
+    this._ok();
     this.adopt(ack.quiz);
   }
 
   async showWhy() {
     const ack = await this.call("quiz_why", { question: this.view.question?.question });
-    if (!ack.ok) return this.say(ack.error.message, true);
+    if (!ack.ok) return this._refused(ack.error);
+    this._ok();
     this.adopt({ ...this.view, why: ack.why, why_shown: true });
+  }
+
+  _refused(error) {
+    this.problem = error?.message || error?.code || "";
+    this._draw();
+  }
+
+  _ok() {
+    this.problem = "";
+    this.onOk();
   }
 
   // -------------------------------------------------------------- the room's events
   _quiz_question(question) {
+    this.live = true;
+    this.moved = question.moved ?? null;
+    this.problem = "";
     this.adopt({ ...this.view, question, mine: null, reveal: null, why: null, tally: null });
+    this.onQuestion();
     if (this.role === "teacher") this.restore(); // its other page asked: the answer and tally
   }
 
@@ -115,11 +197,15 @@ export class QuizPanel {
   }
 
   _quiz_reveal(reveal) {
+    if (reveal.question !== this.view.question?.question) return;
+    this.live = true;
     this.adopt({ ...this.view, reveal });
     this.restore(); // one's own score (a student), the scores (a teacher)
   }
 
   _quiz_why(why) {
+    if (!this.view.question) return;
+    this.live = true;
     this.adopt({ ...this.view, why, why_shown: true });
   }
 
@@ -127,14 +213,66 @@ export class QuizPanel {
     this.adopt({ ...this.view, scores });
   }
 
+  /** The teacher removed a student: this page's own, it asks for a name again. */
+  _quiz_removed({ student }) {
+    if (this.role !== "student" || student !== this.identity.student?.id) return;
+    this.view = { ...this.view, mine: null, score: null };
+    this.problem = t("class.quiz.removed");
+    this.identity.forget(); // redraws the panel: the name form again
+  }
+
+  /** The teacher takes a student out of the room, with their answers (after asking). */
+  async remove(student, name) {
+    if (!confirm(t("class.quiz.remove.confirm", { name }))) return;
+    const ack = await this.call("quiz_remove", { student });
+    if (!ack.ok) return this._refused(ack.error);
+    this._ok();
+    this.adopt(ack.quiz);
+  }
+
+  // -------------------------------------------------------------- following the class
+  /**
+   * Every frame: where the class is ({gen, index}) and the index this page shows. Once the
+   * class has moved on from the question, the panel forgets it and shows the quiz idle.
+   * Returns the place (questionPlace).
+   */
+  follow(at, shown = at?.index) {
+    this.at = at;
+    this.shown = shown;
+    const place = questionPlace(this.view.question, Boolean(this.view.reveal), at, shown);
+    if (place !== this.place) {
+      this.place = place;
+      if (place === "past") {
+        this.view = { ...this.view, question: null, reveal: null, why: null, tally: null };
+        this.view.mine = null;
+        this.moved = null;
+        this.problem = "";
+        this.place = "none";
+      }
+      this._draw();
+    }
+    return this.place;
+  }
+
   // -------------------------------------------------------------- drawing
   adopt(view) {
     this.view = view;
+    this.place = questionPlace(view.question, Boolean(view.reveal), this.at, this.shown);
+    if (this.place === "past") {
+      this.view = { ...view, question: null, reveal: null, why: null, tally: null, mine: null };
+      this.place = "none";
+    }
+    this._draw();
+  }
+
+  _draw() {
+    const view = this.view;
     const { question, reveal } = view;
     const page = this.root;
     page.dataset.question = question ? String(question.question) : "";
     page.dataset.index = question ? String(question.index) : "";
     page.dataset.phase = !question ? "none" : reveal ? "revealed" : "open";
+    page.dataset.place = this.place;
     page.dataset.mine = view.mine ?? "";
     page.dataset.answer = reveal ? String(reveal.answer) : "";
     const size = this.settings?.() || { rows: 8, cols: 8 };
@@ -142,26 +280,50 @@ export class QuizPanel {
     this.board.root.style.setProperty("--rows", size.rows);
     this.board.root.style.setProperty("--cols", size.cols);
     const teacher = this.role === "teacher";
-    const showWhy = teacher ? view.why_shown && view.why : view.why;
+    const why = reveal ? view.why : null;
     showQuiz(this.board.state, {
       question,
-      tally: teacher && view.tally ? view.tally.tally : null,
+      tally: null,
       reveal,
       mine: view.mine,
-      why: reveal ? showWhy : null,
-      legal: !teacher && Boolean(view.student),
+      why,
+      legal: !teacher && Boolean(this.identity?.entered),
     });
     this.board.draw();
-    // the teacher's tally is drawn on the demo's own board (onHeat); this board shows why
-    this.board.root.hidden = !question || (teacher && !(reveal && showWhy));
+    // the teacher's tally is drawn on the demo's own board (onHeat), live until the reveal,
+    // then the class's distribution with the right square ringed, for the projector; the
+    // why as a list
+    this.board.root.hidden = teacher || !question;
     if (teacher) {
-      const counts = question && !reveal ? view.tally?.tally : null; // live, until the reveal
+      const counts = question ? (reveal ? reveal.distribution : view.tally?.tally) : null;
       this.onHeat(counts?.length ? tallyHeat(counts, size.rows * size.cols) : null);
+      this.onAnswer(question && reveal ? reveal.answer : -1);
     }
-    this.say(this._words(view));
+    this._movedLine();
+    this.say(this.problem || this._words(view), Boolean(this.problem));
     this._distribution(view);
-    if (this.role === "teacher") this._teacherControls(view);
-    else this._studentParts(view);
+    this._why(why);
+    if (teacher) this._teacherControls(view);
+    else this._studentParts();
+    this.onChange();
+  }
+
+  _movedLine() {
+    const line = this.$(".q-moved");
+    const moved = this.view.question ? this.moved : null;
+    const words = moved ? this._movedWords(moved) : "";
+    line.hidden = !words;
+    line.textContent = words;
+    line.dataset.reason = moved?.reason ?? "";
+  }
+
+  /** How the class was moved for the question, in words (null: it was not moved). */
+  _movedWords(moved) {
+    const to = formatNumber(moved.to);
+    if (this.role === "student") return t("class.quiz.moved.student", { to });
+    const head = t(moved.play ? "class.quiz.moved.play" : "class.quiz.moved.jump", { to });
+    if (!MOVED_REASONS.has(moved.reason)) return t("class.quiz.moved.only", { head });
+    return t("class.quiz.moved", { head, reason: t(`class.quiz.moved.${moved.reason}`) });
   }
 
   _words(view) {
@@ -174,14 +336,20 @@ export class QuizPanel {
         answers: formatNumber(tally.answers),
         students: formatNumber(tally.students),
       });
-      if (!reveal) return `${t("class.quiz.teacher.open", { n: question.question })} · ${counts}`;
+      if (!reveal) {
+        const open = t("class.quiz.teacher.open", { n: question.question });
+        return this.place === "coming"
+          ? `${open} · ${t("class.quiz.teacher.coming", { to: formatNumber(question.index) })}`
+          : `${open} · ${counts}`;
+      }
       return `${t("class.quiz.revealed", { square: this._name(reveal.answer) })} · ${counts}`;
     }
-    if (!view.student) return t("class.quiz.enter-first");
+    if (!this.identity.entered) return t("class.quiz.enter-first");
     if (!reveal) {
+      if (this.place === "coming") return t("class.quiz.coming");
       return view.mine === null || view.mine === undefined
         ? t("class.quiz.ask")
-        : t("class.quiz.mine", { square: this._name(view.mine) });
+        : t("class.quiz.waiting", { square: this._name(view.mine) });
     }
     const result = outcome(reveal, view.mine);
     return t(`class.quiz.result.${result}`, {
@@ -204,6 +372,35 @@ export class QuizPanel {
         item.dataset.count = String(n);
         if (view.reveal && sq === view.reveal.answer) item.dataset.right = "true";
         if (sq === view.mine) item.dataset.mine = "true";
+        return item;
+      }),
+    );
+  }
+
+  /** Why the search went there: the candidates in the order it tries them. */
+  _why(why) {
+    const list = this.$(".q-why");
+    const order = whyOrder(why);
+    list.hidden = !order.length;
+    const warnsdorff = why?.algorithm === "warnsdorff";
+    list.dataset.algorithm = why?.algorithm ?? "";
+    list.setAttribute(
+      "aria-label",
+      t(warnsdorff ? "class.quiz.why.warnsdorff" : "class.quiz.why.seed"),
+    );
+    const title = document.createElement("li");
+    title.className = "q-why-title";
+    title.textContent = t(warnsdorff ? "class.quiz.why.warnsdorff" : "class.quiz.why.seed");
+    list.replaceChildren(
+      ...(order.length ? [title] : []),
+      ...order.map(({ square, onward, state }) => {
+        const item = document.createElement("li");
+        item.dataset.square = String(square);
+        item.dataset.state = state;
+        item.textContent =
+          onward === null
+            ? this._name(square)
+            : t("class.quiz.why.onward", { square: this._name(square), n: formatNumber(onward) });
         return item;
       }),
     );
@@ -247,6 +444,16 @@ export class QuizPanel {
           td.textContent = value; // names are plain text
           tr.append(td);
         }
+        const remove = document.createElement("button");
+        remove.type = "button";
+        remove.className = "btn c-small q-remove";
+        remove.textContent = t("class.quiz.remove");
+        remove.setAttribute("aria-label", t("class.quiz.remove.label", { name: row.name }));
+        remove.addEventListener("click", () => this.remove(row.student, row.name));
+        const cell = document.createElement("td");
+        cell.className = "q-remove-cell";
+        cell.append(remove);
+        tr.append(cell);
         tr.dataset.student = row.name;
         tr.dataset.right = String(row.right);
         return tr;
@@ -254,10 +461,17 @@ export class QuizPanel {
     );
   }
 
-  _studentParts(view) {
-    this.$("#q-name-form").hidden = Boolean(view.student);
+  _studentParts() {
+    const view = this.view;
+    const entered = this.identity.entered;
+    const form = this.$("#q-name-form");
+    if (form.hidden === entered && !entered && !this.nameInput.value) {
+      this.nameInput.value = this.identity.savedName;
+    }
+    form.hidden = entered;
+    this.root.dataset.entered = String(entered);
     const score = this.$(".q-score");
-    score.hidden = !view.student || !view.score?.questions;
+    score.hidden = !entered || !view.score?.questions;
     if (view.score) {
       score.textContent = t("class.quiz.score", {
         right: formatNumber(view.score.right),

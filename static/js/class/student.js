@@ -1,6 +1,7 @@
 // The students' page of a class room (phone first): follow the teacher's demo (with the
-// guided lesson's narration when the teacher runs it), and try the class puzzle when the
-// teacher hands one out.
+// guided lesson's narration when the teacher runs it), answer the quiz in a sheet when the
+// teacher asks, and try the class puzzle when the teacher hands one out: under one name,
+// given once (identity.js).
 //
 // Following: the server runs the room's one search and streams it; this page shows the
 // event the class is at (follow.js keeps up, stage.js draws). A late joiner, a seek or a
@@ -12,9 +13,11 @@ import { startLanguage } from "../core/language.js";
 import { exposeForTests } from "../core/test-hook.js";
 import { Lane } from "../watch/lane.js";
 import { RoomFollower } from "./follow.js";
+import { RoomIdentity } from "./identity.js";
 import { LessonStory } from "./lesson.js";
 import { PuzzlePlay, puzzleText } from "./puzzle.js";
 import { QuizPanel } from "./quiz.js";
+import { QuizSheet } from "./quiz-sheet.js";
 import { ClassRoom } from "./room.js";
 import { Stage } from "./stage.js";
 
@@ -28,7 +31,8 @@ const lane = new Lane($(".c-lane"), { input: false }); // students follow: no sq
 let room = null;
 let ended = false;
 let puzzle = null;
-const follower = new RoomFollower({ sync: (payload) => room.call("sync", payload) });
+const call = (event, payload) => room.call(event, payload);
+const follower = new RoomFollower({ sync: (payload) => call("sync", payload) });
 const stage = new Stage({
   page,
   lane,
@@ -38,9 +42,26 @@ const stage = new Stage({
 const story = new LessonStory($("#c-lesson"), JSON.parse($("#lesson-chapters").textContent), {
   hideIdle: true,
 });
-const play = new PuzzlePlay($("#c-puzzle"), {
-  call: (event, payload) => room.call(event, payload),
-  code,
+const identity = new RoomIdentity({ code, call });
+const play = new PuzzlePlay($("#c-puzzle"), { call, code, identity });
+let sheet = null; // the quiz's sheet, once made (it reads the panel)
+const quiz = new QuizPanel($("#c-quiz"), {
+  role: "student",
+  call,
+  identity,
+  settings: () => follower.state?.settings,
+  onChange: () => sheet?.update(),
+});
+sheet = new QuizSheet({
+  dialog: $("#q-sheet"),
+  quiz,
+  bar: { root: $("#q-bar"), text: $("#q-bar-text"), open: $("#q-open") },
+});
+
+identity.onChange((student) => {
+  const me = $("#c-me");
+  me.hidden = !student;
+  me.textContent = student ? t("class.ui.me", { name: student.name }) : "";
 });
 
 // ---------------------------------------------------------------- following
@@ -50,8 +71,18 @@ function frame(now) {
     story.show(follower.state?.lesson); // the teacher's lesson step, in this page's language
     story.drawMoves(lane, follower.state?.gen);
     if (room?.joined) showFollow(phase);
+    followQuiz(now);
   }
   requestAnimationFrame(frame);
+}
+
+/** The quiz follows the class: its sheet opens when the question reaches this board. */
+function followQuiz(now) {
+  const state = follower.state;
+  if (!state) return;
+  const at = { gen: state.gen, index: follower.target(now) };
+  const shown = lane.player && stage.drawing ? lane.player.pos : null;
+  quiz.follow(at, shown);
 }
 
 const FOLLOW_WORDS = {
@@ -89,15 +120,7 @@ function showError(message) {
   errorBox.hidden = !message;
 }
 
-const quiz = new QuizPanel(document.querySelector("#c-quiz"), {
-  role: "student",
-  call: (event, payload) => room.call(event, payload),
-  code: page.dataset.code,
-  settings: () => follower.state?.settings,
-});
-
 function onJoined(ack) {
-  quiz.restore();
   page.dataset.connection = "joined";
   showError("");
   follower.adoptState(ack.state);
@@ -105,11 +128,13 @@ function onJoined(ack) {
   follower.setConnected(true);
   shownFollow = "";
   showPuzzle(ack.puzzle);
+  quiz.restore(); // enters again as this browser's student, if it was one
 }
 
 function endClass(error) {
   ended = true;
   stage.reveal();
+  sheet.close();
   page.dataset.connection = "ended";
   lane.detach();
   showError(error?.message || t("class.ui.ended"));
@@ -186,6 +211,12 @@ async function boot() {
     }),
   });
   quiz.attach(room.socket, afterLanguage);
+  room.socket.on(
+    "attempts_cleared",
+    afterLanguage(({ student }) => {
+      if (student === null || student === identity.student?.id) play.attemptsBack();
+    }),
+  );
   await language;
   // The room as the server rendered it with the page: the class's position is drawn now,
   // and the join's answer (held in `pending`, or on its way) confirms or moves it.
@@ -196,7 +227,7 @@ async function boot() {
   speaking = true;
   for (const call of pending.splice(0)) call();
   page.dataset.ready = "true";
-  exposeForTests({ lane, room, play, follower, quiz, story });
+  exposeForTests({ lane, room, play, follower, quiz, sheet, identity, story });
   frame(performance.now()); // the class's position, drawn now rather than a frame later
 }
 

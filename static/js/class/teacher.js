@@ -1,6 +1,11 @@
 // The teacher's page of a class room: pick a demo, drive it (play, pause, step, step back,
 // seek, speed, run to the end) and every student's screen follows; or run the guided lesson
-// (lesson.js), chapter by chapter; hand out a puzzle and watch the class leaderboard fill up.
+// (lesson.js), chapter by chapter; ask the quiz; hand out a puzzle and watch the class
+// leaderboard fill up.
+//
+// The page is a presenter view (class.css): once the demo runs, the board, the narration,
+// the transport, the join code and one panel (presenter.js: quiz, leaderboard or call
+// stack) share one screen, and the setup folds away.
 //
 // The server runs the room's one search and keeps the class's clock. This page draws the
 // same stream as the students' pages (follow.js, stage.js) and sends numbered controls
@@ -28,6 +33,7 @@ import { ClassTransport } from "./drive.js";
 import { RoomFollower } from "./follow.js";
 import { Handout } from "./handout.js";
 import { LessonDriver, LessonStory } from "./lesson.js";
+import { PanelTabs, SetupFold } from "./presenter.js";
 import { QuizPanel } from "./quiz.js";
 import { ClassRoom } from "./room.js";
 import { Stage } from "./stage.js";
@@ -40,6 +46,12 @@ const goButton = $("#c-go");
 const errorBox = $("#c-error");
 
 const lane = new Lane($(".c-lane"));
+// the lane's call-stack panel is one of the presenter's panels (presenter.js)
+const stackPanel = $(".c-lane [data-role=stack]");
+stackPanel.id = "c-stack";
+stackPanel.classList.add("c-tabpanel");
+stackPanel.setAttribute("role", "tabpanel");
+stackPanel.setAttribute("aria-labelledby", "c-tab-stack");
 let room = null;
 let settings = null; // the settings on the form (lane settings: start is a square)
 let joinedOnce = false;
@@ -50,15 +62,29 @@ const controls = new TeacherControls({
   call,
   follower,
   onRefused: (error) => showError(error?.message),
+  onAccepted: () => showError(""), // a refusal's words stay only until something works
 });
+const tabs = new PanelTabs(page, $(".c-panel-tabs"));
+const setupFold = new SetupFold($("#c-setup"));
 const stage = new Stage({
   page,
   lane,
   follower,
   progress: { root: $("#c-catchup"), text: $("#c-catchup-text"), bar: $("#c-catchup-bar") },
 });
-const handout = new Handout({ page, call });
-const story = new LessonStory($("#c-lesson"), JSON.parse($("#lesson-chapters").textContent));
+const handout = new Handout({
+  page,
+  call,
+  onHanded: () => {
+    showError("");
+    setupFold.done();
+    if (quiz.view.question && !quiz.view.reveal) return; // an open question keeps its panel
+    tabs.select("board");
+  },
+});
+const story = new LessonStory($("#c-lesson"), JSON.parse($("#lesson-chapters").textContent), {
+  hideIdle: true,
+});
 const lessonDriver = new LessonDriver({
   story,
   controls,
@@ -72,6 +98,7 @@ const lessonDriver = new LessonDriver({
       return;
     }
     showError("");
+    setupFold.done();
     fillForm(ack.state.settings); // the chapter's demo, on the form as if picked by hand
     if (!stage.drawing) stage.resume();
     page.dataset.phase = "running";
@@ -157,13 +184,20 @@ async function showDemo() {
   }
 }
 
-const quiz = new QuizPanel(document.querySelector("#c-quiz"), {
+const quiz = new QuizPanel($("#c-quiz"), {
   role: "teacher",
-  call: call,
-  code: page.dataset.code,
+  call,
   settings: () => follower.state?.settings,
   onHeat: (heat) => lane.setOverlay(heat),
+  onAnswer: (sq) => lane.setAnswer(sq),
+  onState: (state) => {
+    controls.resume(state);
+    follower.adoptState(state);
+  },
+  onQuestion: () => tabs.select("quiz"),
+  onOk: () => showError(""), // a refusal's words stay only until something works
 });
+quiz.playing = () => transport.playing && !follower.atEnd;
 
 function onJoined(ack) {
   quiz.restore();
@@ -210,7 +244,10 @@ function frame(now) {
   if (stage.drawing) story.drawMoves(lane, follower.state?.gen);
   if (page.dataset.phase !== "setup")
     page.dataset.phase = phase === "ended" ? "finished" : "running";
+  setupFold.follow(page.dataset.phase);
   transport.update(phase);
+  const state = follower.state;
+  if (state) quiz.follow({ gen: state.gen, index: follower.target(now) });
   requestAnimationFrame(frame);
 }
 
@@ -287,8 +324,9 @@ async function boot() {
       puzzle: (msg) => handout.showPuzzle(msg.puzzle),
       ended: () => joinFailed({ code: "expired", message: t("class.ui.ended") }),
       error: (err) => {
-        // An older control or one of a replaced demo: the answer's state is adopted instead.
-        if (!["timeout", "superseded", "stale"].includes(err.code)) showError(err.message);
+        // Every action's refusal is said where it was made (its answer); only the room's
+        // end comes here alone.
+        if (err.code === "expired" || err.code === "unknown-room") joinFailed(err);
       },
       status: (status) => {
         page.dataset.connection = status;
@@ -300,7 +338,7 @@ async function boot() {
   });
   quiz.attach(room.socket);
   page.dataset.ready = "true";
-  exposeForTests({ lane, room, follower, controls, quiz, story, lessonDriver });
+  exposeForTests({ lane, room, follower, controls, quiz, story, lessonDriver, tabs });
   requestAnimationFrame(frame);
 }
 

@@ -16,6 +16,7 @@ import { showMoves } from "./moves.js";
 const FREE_PLAY_SPEED = 10; // events per second when the viewer presses play mid-step
 const BUSY_RETRIES = 8; // a chapter's runs end within a second: the next chapter waits for them
 const BUSY_WAIT_MS = 250;
+const MAX_FRAME_S = 0.25; // a frame counts this much playback at most (a hidden tab's gap)
 
 export class LessonController {
   /**
@@ -40,7 +41,7 @@ export class LessonController {
     this.onChange = null;
     this.onPlaying = null; // (playing) => ..., when the clock starts or stops
     this.wasPlaying = false;
-    this.lastFrame = 0;
+    this.lastFrame = 0; // when tick last ran (ms): the playback time its counters add up
   }
 
   get chapter() {
@@ -227,6 +228,8 @@ export class LessonController {
   }
 
   tick(now) {
+    const dt = this.lastFrame ? Math.min(MAX_FRAME_S, Math.max(0, now - this.lastFrame) / 1000) : 0;
+    this.lastFrame = now;
     const current = this.activeLanes().filter((lane) => lane.player);
     if (!current.length) return;
     const players = current.map((lane) => lane.player);
@@ -240,6 +243,7 @@ export class LessonController {
       this.clock.pause(shownIndex(players));
       this.showVerdict(current);
     }
+    for (const lane of current) lane.countPlayback(now, dt, this.clock.playing);
     const fast = this.clock.fast;
     for (const lane of current) {
       if (!(moved || lane.changed || this.clock.playing)) continue;

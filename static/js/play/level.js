@@ -86,8 +86,10 @@ export function showLevelError(err) {
 /** After the win: this run's stars (the server's), and the next level once it opens. */
 export async function levelWon(game) {
   const panel = $("#level-win");
+  $("#level-map").hidden = !game.level;
   if (!game.level) {
     panel.hidden = true;
+    $("#level-next").hidden = true;
     return;
   }
   $("#score-form").hidden = true; // levels keep stars, not the size's leaderboard

@@ -19,6 +19,11 @@ const els = {
 };
 let shownTime = "";
 
+/** Every square visited in a closed tour: not over until the knight jumps back to the start. */
+export function jumpBack(game) {
+  return Boolean(game?.closed && game.status === "playing" && game.squares_left === 0);
+}
+
 export function showStatus(game) {
   els.moves.textContent = String(game.moves);
   els.left.textContent = String(game.squares_left);
@@ -31,6 +36,7 @@ export function showStatus(game) {
   els.statusText.textContent = text;
   els.status.dataset.status = game.status;
   els.status.dataset.dead = dead ? "true" : "false";
+  els.status.dataset.jumpBack = String(jumpBack(game));
   showWarning(game, dead);
 }
 

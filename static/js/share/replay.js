@@ -12,7 +12,8 @@ const $ = (selector) => document.querySelector(selector);
 const page = $("#replay-page");
 const tour = JSON.parse($("#replay-data").textContent);
 const replay = new Replay($("#replay-board-view"));
-const clock = new PlaybackClock({ speed: Number($("#replay-speed").value) });
+const speedChoice = () => Number(page.querySelector('[name="replay-speed"]:checked').value);
+const clock = new PlaybackClock({ speed: speedChoice() });
 const reducedMotion = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)");
 let shown = -1;
 let frame = 0;
@@ -33,7 +34,10 @@ function showPosition() {
   page.dataset.state = clock.playing ? "playing" : ended ? "ended" : "paused";
   $("#replay-position").textContent = t("ui.replay.position", { n: shown, total: replay.steps });
   const toggle = $("#replay-toggle");
-  toggle.textContent = clock.playing ? t("ui.replay.pause") : t("ui.replay.play");
+  const label = clock.playing ? t("ui.replay.pause") : t("ui.replay.play");
+  toggle.dataset.playing = String(clock.playing);
+  toggle.setAttribute("aria-label", label);
+  toggle.title = label;
 }
 
 function showAt(index) {
@@ -80,9 +84,9 @@ const actions = {
 for (const button of page.querySelectorAll("[data-action]")) {
   button.addEventListener("click", () => actions[button.dataset.action]());
 }
-$("#replay-speed").addEventListener("change", (event) => {
-  clock.setSpeed(Number(event.target.value), performance.now());
-});
+for (const input of page.querySelectorAll('[name="replay-speed"]')) {
+  input.addEventListener("change", () => clock.setSpeed(speedChoice(), performance.now()));
+}
 
 await startLanguage();
 bindLanguageSwitch(() => {

@@ -1,7 +1,8 @@
 // The lesson's code, as the articles teach it (Java) and in Python, for the code panel.
 // A line may end in "@@ tag | 中文 | English": the tag names what the line does (mark, next,
 // sort, loop, recurse, check, reset, finish) so an event lights the lines it corresponds to;
-// the comment shows in the page's language. Lines tagged "sort" / "sort-def" belong to the
+// the comment shows in the page's language. A comment line of its own is "@@ | 中文 | English"
+// (no code, no tag): every word in a comment is in both languages. Lines tagged "sort" / "sort-def" belong to the
 // Warnsdorff variant only, whose onward counts are Warnsdorff's (unvisited squares), as the
 // engine's are.
 
@@ -19,7 +20,7 @@ function listing(text) {
 }
 
 export const JAVA = listing(`
-// 马踏棋盘：深度优先搜索 + 回溯
+@@ | 马踏棋盘：深度优先搜索 + 回溯 | Knight's tour: depth-first search + backtracking
 static void traversalChessBoard(int[][] chessBoard, int row, int col, int step) {
     chessBoard[row][col] = step;  @@ mark | 记下这是第几步 | record the move number
     visited[row * X + col] = true;  @@ mark | 标记为已走过 | mark the square visited
@@ -39,7 +40,7 @@ static void traversalChessBoard(int[][] chessBoard, int row, int col, int step) 
     }
 }
 
-// x = 列, y = 行；顺序 5 6 7 0 1 2 3 4
+@@ | x = 列，y = 行；顺序 5 6 7 0 1 2 3 4 | x = column, y = row; in the order 5 6 7 0 1 2 3 4
 static ArrayList<Point> next(Point cur) {
     ArrayList<Point> points = new ArrayList<>();
     Point p = new Point();
@@ -65,7 +66,7 @@ static int onward(Point p) {  @@ sort-def | 后续走法：没走过的下一步
 `);
 
 export const PYTHON = listing(`
-# 马踏棋盘：深度优先搜索 + 回溯
+@@ | 马踏棋盘：深度优先搜索 + 回溯 | Knight's tour: depth-first search + backtracking
 MOVES = [(-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2), (-1, 2), (-2, 1)]  @@ | (dx, dy)，顺序 5 6 7 0 1 2 3 4 | (dx, dy), order 5 6 7 0 1 2 3 4
 
 def next_squares(x, y):  @@ | 下一步能走的位置 | where the knight can go next

@@ -46,13 +46,17 @@ export class CodePanel {
     for (const [code, tag, comment] of source) {
       if (tag.startsWith("sort") && this.algorithm !== "warnsdorff") continue;
       const line = document.createElement("span");
-      line.className = "w-code-line";
+      line.className = code.trim() ? "w-code-line" : "w-code-line w-code-note";
+      // The indentation is a margin, not spaces: a line too long for the panel wraps under
+      // its own code, further in, never at its indentation (watch.css).
+      const text = code.trimStart();
+      line.style.setProperty("--indent", String(code.length - text.length));
       if (tag) line.dataset.tag = tag;
-      line.append(...highlight(code, marker));
+      line.append(...highlight(text, marker));
       if (comment) {
         const note = document.createElement("span");
         note.className = "w-tok-comment";
-        note.textContent = `${code ? "  " : ""}${marker} ${comment[getLang()] ?? comment.en}`;
+        note.textContent = `${text ? "  " : ""}${marker} ${comment[getLang()] ?? comment.en}`;
         line.append(note);
       }
       line.append("\n");
@@ -108,7 +112,7 @@ function highlight(code, marker) {
       span.textContent = token;
       parts.push(span);
     } else {
-      parts.push(token);
+      parts.push(...breakable(token));
     }
   }
   if (comment) {
@@ -116,6 +120,17 @@ function highlight(code, marker) {
     span.className = "w-tok-comment";
     span.textContent = comment;
     parts.push(span);
+  }
+  return parts;
+}
+
+/** `text` with a place to wrap after each "(": a long call wraps before its arguments, not
+ * inside a name. */
+function breakable(text) {
+  const parts = [];
+  for (const [i, piece] of text.split("(").entries()) {
+    if (i > 0) parts.push("(", document.createElement("wbr"));
+    if (piece) parts.push(piece);
   }
   return parts;
 }

@@ -207,6 +207,16 @@ export class Lane {
     this.onLanded?.(snapshot);
   }
 
+  /**
+   * Count a frame of playback, `dt` seconds ending at `now` (ms): the elapsed time and the
+   * events per second move while the page's clock plays this lane's run. Every page that
+   * plays lanes calls it once a frame, whoever drives its clock.
+   */
+  countPlayback(now, dt, playing) {
+    if (playing && this.active) this.stats.tick(now, dt, this.player.frontier);
+    else if (this.stats.idle()) this.changed = true;
+  }
+
   /** Keep about `window` events in flight. */
   setWindow(window) {
     this.feed.setWindow(window);
@@ -237,6 +247,14 @@ export class Lane {
     if (this.player) this.draw(performance.now());
   }
 
+  /** A square ringed on the board (a class quiz's revealed answer), or -1: none. */
+  setAnswer(sq) {
+    if (sq === this.answer) return;
+    this.answer = sq;
+    this.changed = true;
+    if (this.player) this.draw(performance.now());
+  }
+
   // -- drawing ------------------------------------------------------------------------------
   /** Redraw the board, counters, chart and narration; `fast` throttles the narration. */
   draw(now, { fast = false } = {}) {
@@ -245,6 +263,7 @@ export class Lane {
     const state = board.state;
     setPath(state, player.path, player.depth);
     setHeat(state, this.overlay ?? (this.heat ? player.entered : null));
+    state.hint = this.answer ?? -1;
     const view = lastEventView(player);
     const ended = player.finished && player.done;
     if (this.stack) followPlayer(this.stack, player);

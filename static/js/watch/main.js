@@ -136,11 +136,7 @@ function tick(current, now, dt) {
   const moved = seekPlayers(shown, clock.target(now), now + FRAME_BUDGET_MS);
   clock.tick(now, shownIndex(shown));
   const { playing } = clock;
-  for (const lane of current) {
-    if (!playing) continue;
-    if (lane.active) lane.stats.tick(now, dt, lane.player.frontier);
-    else lane.stats.idle();
-  }
+  for (const lane of current) lane.countPlayback(now, dt, playing);
   if (page.dataset.phase === "running" && current.every((lane) => lane.finished)) finish(current);
   const { fast } = clock;
   for (const lane of current) {

@@ -30,10 +30,13 @@ export class Stats {
     this.rate = now > t0 ? ((frontier - f0) * 1000) / (now - t0) : 0;
   }
 
-  /** Playback stopped: the rate drops to 0 but the samples restart from here. */
+  /** Playback stopped: the rate drops to 0 but the samples restart from here. Whether the
+   * rate shown changes. */
   idle() {
+    const changed = this.rate !== 0;
     this.rateSamples = [];
     this.rate = 0;
+    return changed;
   }
 
   show(player) {
