@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import os
 import re
@@ -124,7 +125,9 @@ class WatchClient:
             self.events[run] = self.events.get(run, 0) + n
             self.messages.append(("batch", {k: v for k, v in data.items() if k != "events"}))
             if self.keep:
-                self.batches.setdefault(run, []).append(data)
+                # python-socketio's client runs each message's handler in a thread of its
+                # own, so two batches may land out of order: keep them in ``seq`` order
+                bisect.insort(self.batches.setdefault(run, []), data, key=lambda b: b["seq"])
         if self.auto_credit:
             with contextlib.suppress(socketio.exceptions.BadNamespaceError):  # disconnecting
                 self.sio.emit("credit", {"run": run, "events": n}, namespace=NAMESPACE)
@@ -139,6 +142,20 @@ class WatchClient:
         with self.lock:
             self.messages.append(("error", data))
             self.errors.append(data)
+
+    def has_all_batches(self, run: str) -> bool:
+        """Whether every batch up to the run's ``done`` has been handled: their ``seq``
+        run 0, 1, ... without a gap, and the last one's counts are the done's (the done
+        can be handled before the last batch, each in its own thread)."""
+        with self.lock:
+            done = self.dones.get(run)
+            batches = self.batches.get(run, [])
+            if done is None or [b["seq"] for b in batches] != list(range(len(batches))):
+                return False
+            if not batches:
+                return True
+            last = batches[-1]
+            return (last["nodes"], last["backtracks"]) == (done["nodes"], done["backtracks"])
 
     def start(self, payload: dict, timeout: float = 5) -> dict:
         if isinstance(payload, dict) and payload.get("algorithm") == "warnsdorff":
