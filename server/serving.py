@@ -20,7 +20,7 @@ machine that the phones of a class can reach.
     :data:`KEEP_ALIVE_IDLE` seconds for its next request, then its thread ends;
   - a listen backlog of 1024 instead of werkzeug's 128, so a whole class connecting
     at the same moment is not dropped into SYN retries;
-  - **limits one client cannot get round** (server/connections.py): connections are
+  - **limits one client cannot get round** (server/limits/connections.py): connections are
     counted in all (``MAX_CONNECTIONS``, kept under the open-files limit) and per
     client address (``MAX_CONNECTIONS_PER_ADDRESS``); one beyond either cap is answered
     503 at once, from the accepting thread, and gets no thread.  A request's line and
@@ -58,9 +58,9 @@ from urllib.parse import urlsplit
 
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
-from . import connections
-from .connections import Admission, DeadlineReader, connection_cap, fd_line, raise_fd_limit
 from .i18n import text
+from .limits import connections
+from .limits.connections import Admission, DeadlineReader, connection_cap, fd_line, raise_fd_limit
 from .web.security import HEADERS, ServerErrorHeaders
 
 LISTEN_BACKLOG = 1024  # capped by the system (net.core.somaxconn: 4096 on Linux >= 5.4)
@@ -83,7 +83,7 @@ def set_nodelay(sock: socket.socket) -> None:
 class RequestHandler(ServerErrorHeaders, WSGIRequestHandler):
     """werkzeug's handler with TCP_NODELAY, keep-alive after a GET without a body,
     hanging up once a websocket has ended, time limits on what the client sends
-    (:class:`~server.connections.DeadlineReader`) and no ``Server`` header.
+    (:class:`~server.limits.connections.DeadlineReader`) and no ``Server`` header.
 
     In threading mode a websocket ends by raising ConnectionError out of the WSGI app
     (that is how simple-websocket tells werkzeug the socket is gone), but werkzeug then

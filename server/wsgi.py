@@ -10,8 +10,8 @@ Raises the worker's open-files limit to the hard limit first and says so on stde
 import sys
 
 from .app import create_app
-from .connections import fd_line, raise_fd_limit
 from .db import require_current_schema
+from .limits.connections import fd_line, raise_fd_limit
 
 files = raise_fd_limit()
 if files is not None:

@@ -1,4 +1,4 @@
-"""server/budget.py: search-seconds per address, search slots, who pays for a search.
+"""server/limits/budget.py: search-seconds per address, search slots, who pays for a search.
 
 Clocks are fake where refilling matters; waits are zero or bounded by an event, never
 timed.
@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from server.budget import (
+from server.limits.budget import (
     Busy,
     OverBudget,
     SearchBudget,
@@ -51,7 +51,7 @@ def test_an_address_spends_its_seconds_then_is_refused_until_they_refill():
 
 
 def test_full_buckets_are_forgotten_so_the_addresses_do_not_pile_up(monkeypatch):
-    import server.budget as module
+    import server.limits.budget as module
 
     monkeypatch.setattr(module, "FORGET_AFTER", 10)
     clock = Clock()

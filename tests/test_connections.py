@@ -1,4 +1,4 @@
-"""server/connections.py: what one client can hold of ``knights-tour serve``.
+"""server/limits/connections.py: what one client can hold of ``knights-tour serve``.
 
 The server runs in this process (``serving.make_server``, as ``serve`` makes it) with
 short time limits, and clients that stand for other phones connect from other loopback
@@ -27,8 +27,9 @@ import psutil
 import pytest
 from flask import Flask, request
 
-from server import connections, serving
-from server.connections import Admission, connection_cap, raise_fd_limit
+from server import serving
+from server.limits import connections
+from server.limits.connections import Admission, connection_cap, raise_fd_limit
 from tests.support.servers import start_gunicorn, start_servers
 from tests.support.waiting import wait_until
 

@@ -1,9 +1,9 @@
-"""server/memory.py: kept things count against per-address and server-wide byte limits."""
+"""server/limits/memory.py: kept things count against per-address and server-wide byte limits."""
 
 from __future__ import annotations
 
-from server import memory
-from server.memory import MemoryBudget
+from server.limits import memory
+from server.limits.memory import MemoryBudget
 
 
 def keep(budget: MemoryBudget, address: str, nbytes: int, freed: list):

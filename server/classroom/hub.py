@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..stream.runs import TokenBucket
+from ..limits.bucket import TokenBucket
 from . import service
 from .feed import RoomFeed
 from .service import ClassError

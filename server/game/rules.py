@@ -15,7 +15,7 @@ dead.  ``good_until`` is the longest prefix of the path proven completable and
 ``dead_from`` the shortest proven dead; a dead position reports how many moves
 to undo to get back to ``good_until``.
 
-Every search runs under :func:`server.budget.searching`: the asker's search time and
+Every search runs under :func:`server.limits.budget.searching`: the asker's search time and
 the server's search slots.  A hint they refuse is refused (``Busy``, ``OverBudget``);
 the early warning is an extra, so a move, an undo or a restart they refuse is made
 without looking ahead (only what was proved before speaks), never refused.
@@ -28,12 +28,12 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..budget import Refused, searching
 from ..engine.board import Board
 from ..engine.hints import hint
 from ..engine.shape import Puzzle, Shape, ShapeError, parse_puzzle
 from ..engine.theory import Verdict, closed_tour_verdict, open_start_squares, tour_verdict
 from ..engine.verdict import ShapeVerdict, obstacle
+from ..limits.budget import Refused, searching
 from .verdict_cache import verdicts
 
 MIN_SIDE, MAX_SIDE = 3, 20

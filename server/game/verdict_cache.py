@@ -7,7 +7,7 @@ worksheet and its pictures, the editor.  :class:`VerdictCache` keeps the last
 verdict decided (a tour, or a proof there is none) answers every later question; one
 left undecided by its time limit answers the questions with that limit or a shorter
 one.  Asked the same puzzle at the same moment, one request searches and the others
-wait for its answer.  A miss searches under :func:`server.budget.searching`: refused
+wait for its answer.  A miss searches under :func:`server.limits.budget.searching`: refused
 (``Busy``, ``OverBudget``) when the asker has no search time left.
 
 Process-wide (:data:`verdicts`); ``VERDICT_CACHE`` sets its size at the app's start.
@@ -19,9 +19,9 @@ import threading
 from array import array
 from collections import OrderedDict
 
-from ..budget import searching
 from ..engine.shape import Puzzle
 from ..engine.verdict import ShapeVerdict, decide
+from ..limits.budget import searching
 
 DEFAULT_SIZE = 1024
 

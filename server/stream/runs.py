@@ -25,13 +25,13 @@ a task from its timeline's checkpoints, so stepping back from the end works.
 
 Two budgets bound what runs cost, when the registry is given them:
 
-* the CPU (``searches``, server/budget.py): every computing step of a run's task
+* the CPU (``searches``, server/limits/budget.py): every computing step of a run's task
   (a batch, a seek's slice, a snapshot) is one search of its connection's client
   address, run in a search slot and charged with the CPU time it used; the task waits
   for the budget and a slot instead of failing.  A ``start`` or a ``seek`` while the
   address has no search time left is refused (``rate-limited``), while the search queue
   is full ``busy``;
-* the memory (``memory``, server/memory.py): a parked run's timeline is kept under the
+* the memory (``memory``, server/limits/memory.py): a parked run's timeline is kept under the
   per-address and server-wide byte limits; when they overflow the least recently parked
   timelines are freed.  Such a run stays parked: a ``seek`` into it computes its
   timeline again (the search is deterministic: the same events).
@@ -50,8 +50,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
-from ..budget import Busy, OverBudget, Searches
-from ..memory import Kept, MemoryBudget, release
+from ..limits.bucket import TokenBucket
+from ..limits.budget import Busy, OverBudget, Searches
+from ..limits.memory import Kept, MemoryBudget, release
 from .encode import encode_batch
 from .spec import ProtocolError, RunSpec, SeekMessage
 from .timeline import Timeline
@@ -84,22 +85,6 @@ class Limits:
     recent_runs: int = 32  # finished run ids whose late credit/stop is ignored quietly
     parked: int = 2  # ended runs per connection kept (their timelines) for a seek back
     gate_timeout: float = 2.0
-
-
-class TokenBucket:
-    def __init__(self, burst: int, rate: float, clock: Callable[[], float]) -> None:
-        self.burst, self.rate, self.clock = burst, rate, clock
-        self.tokens = float(burst)
-        self.stamp = clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 @dataclass

@@ -21,7 +21,7 @@ more, every other one is dropped and the spacing doubles), each about
 1 MB per timeline; for the largest board (30×30), about 2.5 MB, plus about 0.7 MB of
 snapshots that :meth:`Timeline.shed` drops when nobody reads it for a while (a kept
 /watch run).  :attr:`Timeline.nbytes` estimates it all, for the memory budget
-(server/memory.py).  See docs/protocol.md, "Class rooms".
+(server/limits/memory.py).  See docs/protocol.md, "Class rooms".
 
 Thread-safe; no Flask, no database (the caller persists checkpoints).
 """

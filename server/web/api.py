@@ -15,7 +15,6 @@ from flask_limiter import RateLimitExceeded
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from ..budget import Refused
 from ..daily import generator as daily_puzzles
 from ..engine.shape import Puzzle
 from ..engine.theory import tour_verdict
@@ -33,6 +32,7 @@ from ..i18n import (
     text,
 )
 from ..levels import progress
+from ..limits.budget import Refused
 from . import budgets, verdicts
 from .assets import KEEP
 from .bodies import (

@@ -1,13 +1,13 @@
-"""The app's CPU and memory budgets (server/budget.py, server/memory.py) at the web edge.
+"""The app's CPU and memory budgets (server/limits/) at the web edge.
 
 :func:`init_app` builds, from the app's settings,
 
-* its :class:`~server.budget.Searches` (``SEARCH_BUDGET``, ``SEARCH_BUDGET_REFILL``,
+* its :class:`~server.limits.budget.Searches` (``SEARCH_BUDGET``, ``SEARCH_BUDGET_REFILL``,
   ``SEARCH_SLOTS``, ``SEARCH_WAIT``), and sizes the verdict cache (``VERDICT_CACHE``);
   every request's searches are then charged to its client address
   (``request.remote_addr``: behind a proxy set ``PROXY_FIX``).  A socket handler that
-  searches names its payer itself (``server.budget.charged_to``);
-* its :class:`~server.memory.MemoryBudget` for kept timelines
+  searches names its payer itself (``server.limits.budget.charged_to``);
+* its :class:`~server.limits.memory.MemoryBudget` for kept timelines
   (``TIMELINE_MEMORY_PER_ADDRESS``, ``TIMELINE_MEMORY``), shared by whatever keeps
   one (the /watch run registry).
 
@@ -20,7 +20,10 @@ from __future__ import annotations
 
 from flask import Flask, current_app, g, jsonify, request
 
-from ..budget import (
+from ..engine.native import engine
+from ..game.verdict_cache import verdicts
+from ..i18n import request_lang, text
+from ..limits.budget import (
     Busy,
     Refused,
     SearchBudget,
@@ -30,10 +33,7 @@ from ..budget import (
     start_paying,
     stop_paying,
 )
-from ..engine.native import engine
-from ..game.verdict_cache import verdicts
-from ..i18n import request_lang, text
-from ..memory import MB, MemoryBudget
+from ..limits.memory import MB, MemoryBudget
 
 EXTENSION = "searches"
 MEMORY = "timeline_memory"

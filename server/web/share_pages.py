@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template, request
 
-from ..budget import Refused, searching
 from ..daily import generator as daily_puzzles
 from ..engine.shape import Puzzle, ShapeError, parse_puzzle
 from ..game import replays
 from ..game.rules import RuleError
 from ..game.verdict_cache import verdicts as verdict_cache
 from ..i18n import request_lang, text
+from ..limits.budget import Refused, searching
 from ..share import drawing, png, svg
 from . import budgets, verdicts
 from .api import daily_json

@@ -10,7 +10,7 @@ environ), until its ping times out 45 s later: 10,000 handshakes from one addres
 * :class:`SessionLimit` (WSGI middleware in front of Engine.IO) counts the sessions of
   each client address and answers a handshake beyond ``SOCKETIO_SESSIONS_PER_ADDRESS``
   with 429 ``too-many-connections`` (and ``Retry-After``); this machine's own
-  127.0.0.1 is not capped (server/connections.py);
+  127.0.0.1 is not capped (server/limits/connections.py);
 * :class:`Keeper` is one thread for every session's heartbeat and for the handshakes
   never followed up: it sends each session's PING when due (what the per-ping thread
   did after its sleep) and closes a long-polling session whose client sent no request
@@ -41,7 +41,7 @@ from engineio import packet
 from engineio import socket as engine_socket
 from flask import Flask
 
-from ..connections import counted_per_address
+from ..limits.connections import counted_per_address
 from .security import refuse
 from .socket_guards import ENGINEIO_PATH, hang_up
 

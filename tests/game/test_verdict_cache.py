@@ -6,11 +6,11 @@ import threading
 
 import pytest
 
-from server.budget import OverBudget, SearchBudget, Searches, SearchSlots, charged_to
 from server.engine import verdict as engine_verdict
 from server.engine.shape import parse_puzzle
 from server.game import verdict_cache
 from server.game.verdict_cache import VerdictCache
+from server.limits.budget import OverBudget, SearchBudget, Searches, SearchSlots, charged_to
 
 
 @pytest.fixture

@@ -1,9 +1,9 @@
 """The run registry under its budgets: kept runs within a memory limit, runs charged for CPU.
 
 A kept (parked) run's timeline counts against the per-address and server-wide limits of
-server/memory.py; when they overflow, the least recently kept timeline is freed, the
+server/limits/memory.py; when they overflow, the least recently kept timeline is freed, the
 run stays, and a seek into it computes the same events again.  A run's computing is a
-search of its client address (server/budget.py): charged, and refused at ``start``
+search of its client address (server/limits/budget.py): charged, and refused at ``start``
 while the address has no search time left or the search queue is full.
 """
 
@@ -13,8 +13,8 @@ import threading
 
 import pytest
 
-from server.budget import SearchBudget, Searches, SearchSlots
-from server.memory import MemoryBudget
+from server.limits.budget import SearchBudget, Searches, SearchSlots
+from server.limits.memory import MemoryBudget
 from server.stream.runs import RunRegistry
 from server.stream.spec import ProtocolError, RunSpec, SeekMessage
 from server.stream.timeline import Demo, Timeline

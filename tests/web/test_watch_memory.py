@@ -5,7 +5,7 @@ nodes, sought to the end twice), about 4 MB of timeline each.  With
 ``TIMELINE_MEMORY`` at 8 MB the server keeps at most that many megabytes of them, so the
 process's RSS grows by a bounded amount however many come (without the budget the 40
 kept runs here grow it by about 150 MB), and once the connections close the memory goes
-back to the system (server/memory.py trims glibc's heap).  Bounds, not timings: the
+back to the system (server/limits/memory.py trims glibc's heap).  Bounds, not timings: the
 growth allowed covers the runs being computed, the connections and the allocator.
 """
 
