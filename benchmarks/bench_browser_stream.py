@@ -33,7 +33,7 @@ GOAL = 150_000
 def serve():
     """The real app on a free port, served from a background thread."""
     from server.app import create_app
-    from server.serving import make_server
+    from server.http_server import make_server
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
     with tempfile.TemporaryDirectory() as instance:

@@ -17,7 +17,7 @@ clients' process, separate from the server's):
   them, since on a small machine the clients compete with the server for the cores.
 
 Servers: ``knights-tour serve`` (tests/support/servers.py ``start_servers``: the console
-script, werkzeug's threaded server from server/serving.py) and ``gunicorn -w 1
+script, werkzeug's threaded server from server/http_server.py) and ``gunicorn -w 1
 --threads N 'server.app:create_app()'`` as docs/deploy.md runs it (``start_gunicorn``).
 Each server is measured ``--repeat`` times, alternating; the table holds medians.
 

@@ -1,4 +1,4 @@
-"""server/config.py: every setting listed once, parsed at start, documented as listed."""
+"""server/config/: every setting listed once, parsed at start, documented as listed."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_every_key_the_code_reads_is_a_listed_setting():
         read |= set(READS.findall(path.read_text(encoding="utf-8")))
     assert read, "the pattern found no reads at all"
     unlisted = sorted(read - set(BY_NAME) - LIBRARY_KEYS)
-    assert not unlisted, f"read but not listed in server/config.py: {unlisted}"
+    assert not unlisted, f"read but not listed in server/config/settings.py: {unlisted}"
 
 
 def test_each_setting_is_listed_once_with_a_meaning():

@@ -1,6 +1,6 @@
 """server/limits/connections.py: what one client can hold of ``knights-tour serve``.
 
-The server runs in this process (``serving.make_server``, as ``serve`` makes it) with
+The server runs in this process (``http_server.make_server``, as ``serve`` makes it) with
 short time limits, and clients that stand for other phones connect from other loopback
 addresses (127.0.0.x: Linux routes all of 127/8 here; skipped where it cannot):
 
@@ -27,7 +27,7 @@ import psutil
 import pytest
 from flask import Flask, request
 
-from server import serving
+from server import http_server
 from server.limits import connections
 from server.limits.connections import Admission, connection_cap, raise_fd_limit
 from tests.support.servers import start_gunicorn, start_servers
@@ -71,7 +71,7 @@ def serve():
     started = []
 
     def start(app) -> int:
-        server = serving.make_server("127.0.0.1", 0, app)
+        server = http_server.make_server("127.0.0.1", 0, app)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         started.append(server)
         return server.port
@@ -223,7 +223,7 @@ def test_connections_beyond_the_total_cap_are_refused(serve):
 
 
 def test_behind_a_proxy_the_per_address_cap_is_the_proxys():
-    server = serving.make_server("127.0.0.1", 0, small_app(PROXY_FIX=1))
+    server = http_server.make_server("127.0.0.1", 0, small_app(PROXY_FIX=1))
     try:
         assert server.admission.per_address == 0
         assert server.admission.total > 0

@@ -1,4 +1,5 @@
-"""server/serving.py: the server ``knights-tour serve`` runs, and the LAN address of a class.
+"""server/serving.py, server/http_server.py and server/network.py: the server
+``knights-tour serve`` runs, and the LAN address of a class.
 
 * TCP_NODELAY on every socket the real server accepts, websocket and long-polling alike,
   for ``knights-tour serve`` and for gunicorn as docs/deploy.md runs it: read from the
@@ -30,8 +31,8 @@ import psutil
 import pytest
 import socketio
 
-from server import serving
-from server.serving import (
+from server import http_server
+from server.network import (
     Interface,
     check_public_url,
     choose_addresses,
@@ -186,7 +187,7 @@ class Recorder:
 @pytest.fixture
 def recorder():
     app = Recorder()
-    server = serving.make_server("127.0.0.1", 0, app)
+    server = http_server.make_server("127.0.0.1", 0, app)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -344,7 +345,7 @@ def test_no_response_names_the_server(recorder):
 
 
 def test_an_idle_connection_ends_with_its_thread(recorder, monkeypatch):
-    monkeypatch.setattr(serving, "KEEP_ALIVE_IDLE", 0.2)
+    monkeypatch.setattr(http_server, "KEEP_ALIVE_IDLE", 0.2)
     _, port = recorder
     before = threading.active_count()
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:

@@ -39,7 +39,7 @@ from ..engine.shape import MAX_CODE_LENGTH
 from ..game.models import new_token
 from ..i18n import request_lang, text
 from ..lesson.chapters import CHAPTERS
-from ..serving import is_loopback_url
+from ..network import is_loopback_url
 from ..stream.frame import format_number, frame_at, narration
 from .class_room import hub, lookup
 from .player import COOKIE as PLAYER_COOKIE

@@ -50,30 +50,12 @@ from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 from limits.storage import Storage
 
+from ..limits.rates import MEMORY, SHARED_SCHEMES, parse_rate
+
 log = logging.getLogger(__name__)
 
-MEMORY = "memory://"
-SHARED_SCHEMES = ("redis", "rediss", "redis+unix")  # stores limits can reach with redis-py
 RECHECK_AFTER = 5.0  # seconds between health checks of a shared store
 WARN_EVERY = 60.0  # seconds between two warnings that it is down
-OFF = (None, "", 0, "0")
-
-
-def parse_rate(value) -> str | None:
-    """The rate a setting holds, checked: None when the limit is off; ValueError when malformed."""
-    if value in OFF or (isinstance(value, str) and value.strip() in ("", "0")):
-        return None
-    if not isinstance(value, str):
-        raise ValueError(f"a rate limit must be like '60/minute' or '10 per hour', got {value!r}")
-    try:
-        items = parse_many(value)
-    except ValueError:
-        raise ValueError(
-            f"a rate limit must be like '60/minute' or '10 per hour', got {value!r}"
-        ) from None
-    if any(item.amount < 1 or item.get_expiry() < 1 for item in items):
-        raise ValueError(f"a rate limit needs a count and a period of at least 1, got {value!r}")
-    return value.strip()
 
 
 def storage_uri(config) -> str:
@@ -85,13 +67,6 @@ def storage_uri(config) -> str:
     if queue.split("://", 1)[0] in SHARED_SCHEMES and "://" in queue:
         return queue
     return MEMORY
-
-
-def check_storage_uri(uri: str) -> None:
-    """ValueError for a store the app cannot use (checked at start, not per request)."""
-    scheme = uri.split("://", 1)[0] if "://" in uri else ""
-    if scheme != "memory" and scheme not in SHARED_SCHEMES:
-        raise ValueError(f"RATE_LIMIT_STORAGE must be memory:// or a redis:// URL, got {uri!r}")
 
 
 def rate_limited(

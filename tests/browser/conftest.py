@@ -31,7 +31,7 @@ def live_app(tmp_path_factory):
     use this one rather than building a second app.
     """
     from server.app import create_app
-    from server.serving import make_server
+    from server.http_server import make_server
 
     instance = tmp_path_factory.mktemp("browser-instance")
     # Every browser test plays from one address, and the suite opens more classes (and

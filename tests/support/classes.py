@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from server.app import create_app
 from server.classroom import service
-from server.serving import make_server
+from server.http_server import make_server
 from server.web.class_socket import hub
 from tests.support.follower import Follower, Teacher
 from tests.support.waiting import wait_until

@@ -23,7 +23,7 @@ from pathlib import Path
 import psutil
 import socketio
 
-from server.serving import make_server
+from server.http_server import make_server
 from server.stream.encode import count_events
 from server.web.watch_socket import registry
 

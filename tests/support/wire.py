@@ -34,7 +34,7 @@ def quick_ack(sock: socket.socket) -> None:
     """Acknowledge what arrives at once (Linux; renewed before each read).
 
     A server without TCP_NODELAY (werkzeug's own ``make_server``; ``knights-tour serve``
-    sets it, server/serving.py) that writes twice in a row (headers then body, an error
+    sets it, server/http_server.py) that writes twice in a row (headers then body, an error
     event then its acknowledgement) holds the second write until the first is
     acknowledged, and a client that delays its ACKs makes that 40 ms per exchange.
     """

@@ -46,8 +46,8 @@ def test_another_version_or_none_gets_todays_file_revalidated(app, client):
 @pytest.mark.parametrize(
     "address",
     [
-        "/static/v/x/../../server/config.py",
-        "/static/v/x/%2e%2e/%2e%2e/server/config.py",
+        "/static/v/x/../../server/app.py",
+        "/static/v/x/%2e%2e/%2e%2e/server/app.py",
         "/static/v/x/js/no-such-module.js",
         "/static/v/x/",
     ],

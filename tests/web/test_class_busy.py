@@ -16,7 +16,7 @@ import pytest
 
 from server import db as database
 from server.app import create_app
-from server.serving import make_server
+from server.http_server import make_server
 from server.web.class_socket import hub
 from tests.support.follower import Follower
 from tests.support.servers import open_class_room

@@ -21,8 +21,8 @@ from server.classroom.models import ClassRoom
 from server.db import db
 from server.engine.board import Board
 from server.engine.search import solve
+from server.http_server import make_server
 from server.i18n import text
-from server.serving import make_server
 from server.web.class_socket import hub
 from tests.support.follower import (
     SIX_BY_SIX,

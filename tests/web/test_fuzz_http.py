@@ -299,8 +299,8 @@ def random_path(rng: random.Random, pool: list[dict]) -> tuple[str, dict | None]
         f"/api/games/{gid}//undo",
         "/api//games",
         "/static/js/main.js",
-        "/static/../server/config.py",
-        "/static/%2e%2e/server/config.py",
+        "/static/../server/app.py",
+        "/static/%2e%2e/server/app.py",
         "/" + random_text(rng, 20, surrogates=False).replace("?", "").replace("#", ""),
     )
     return rng.choice(choices), None
