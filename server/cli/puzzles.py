@@ -1,151 +1,30 @@
-"""The ``knights-tour`` command: serve, solve, hint, verdict.
-
-``solve`` and ``hint`` take a board as ``ROWSxCOLS``, a shape (``--shape``: a code such
-as ``5x5~ABAAAA``, ``5x5:c3`` or art ``..../.#../....``) or a puzzle code (``5x5:c3.c.a1``:
-the shape, the mode and a fixed start), plus ``--holes a1,c3`` for more holes.
-
-Exit codes are a contract other tools rely on (see README):
-0 found / completable, 2 bad arguments, 3 no tour (dead), 4 budget ran out (unknown);
-``serve`` and ``db`` exit 1 when they cannot start (a port taken, a read-only instance).
-Rows and columns are zero-based from the top-left.
-"""
+"""``solve``, ``hint`` and ``verdict``: a board, a shape or a puzzle code from the command
+line, searched by the engine, printed as a grid or as JSON."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
+import time
 from collections.abc import Sequence
 
-from .config import BY_NAME
-from .engine.board import Board, BoardError, parse_dims
-from .engine.shape import Puzzle, Shape, ShapeError, parse_puzzle, parse_shape
-
-EXIT_OK, EXIT_USAGE, EXIT_NO_TOUR, EXIT_BUDGET = 0, 2, 3, 4
-EXIT_CANNOT_START = 1  # serve/db: the instance folder or the database is not usable
-PORT = BY_NAME["PORT"]
-BOARD_PRINT_LIMIT = 10_000  # larger boards print a summary; use --json for the tour
-
-
-class UsageError(Exception):
-    """Bad arguments: reported as one line, exit code 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, not argparse's usage block
-        raise UsageError(message)
-
-
-class _Shown(Exception):
-    """--version was printed: nothing else to do."""
-
-
-def version_line() -> str:
-    """The version and the engine that runs (the compiled core or the Python fallback)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    from .engine import native
-
-    try:
-        number = version("knights-tour")
-    except PackageNotFoundError:  # pragma: no cover - run from a bare source tree
-        number = "unknown"
-    return f"knights-tour {number} (engine: {native.describe()})"
-
-
-class _Version(argparse.Action):
-    def __init__(self, option_strings, dest, **kwargs) -> None:
-        super().__init__(option_strings, dest, nargs=0, help="print the version and the engine")
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        print(version_line())
-        raise _Shown
-
-
-def _parse_square(text: str, board: Board) -> int:
-    parts = text.split(",")
-    if len(parts) != 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
-        raise UsageError(f"a square must look like R,C (zero-based row,column), got {text!r}")
-    row, col = (int(p) for p in parts)
-    try:
-        return board.square(row, col)
-    except BoardError as err:
-        raise UsageError(str(err)) from None
-
-
-def _positive_int(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return int(text)
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="knights-tour", description="Knight's Tour Studio (马踏棋盘)")
-    parser.add_argument("--version", action=_Version)
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    serve = sub.add_parser("serve", help="run the web app")
-    where = serve.add_mutually_exclusive_group()
-    where.add_argument("--host", default=None, help="default 127.0.0.1 (this machine only)")
-    where.add_argument(
-        "--lan",
-        action="store_true",
-        help="serve a class: listen on all interfaces, print the link for students' phones",
-    )
-    serve.add_argument("--port", type=_positive_int, default=None, help="default $PORT or 5000")
-    serve.add_argument("--message-queue", default=None, help="e.g. redis://127.0.0.1:6379/0")
-
-    solve = sub.add_parser("solve", help="find a tour")
-    _board_arguments(solve)
-    solve.add_argument("--start", default=None, metavar="R,C", help="default 0,0 (a puzzle's own)")
-    solve.add_argument("--closed", action="store_true")
-    solve.add_argument(
-        "--algorithm", default="auto", choices=("auto", "seed", "warnsdorff", "construct")
-    )
-    solve.add_argument("--budget", type=_positive_int, default=None, metavar="NODES")
-    solve.add_argument("--time-limit", type=_positive_float, default=None, metavar="SECONDS")
-    solve.add_argument("--json", action="store_true")
-
-    database = sub.add_parser("db", help="the database's schema (migrations)")
-    database.add_argument(
-        "action",
-        choices=("upgrade", "status"),
-        help="upgrade: apply the migrations this release needs; status: say where it stands",
-    )
-
-    hint = sub.add_parser("hint", help="is this partial tour completable? what next?")
-    _board_arguments(hint)
-    hint.add_argument("--path", nargs="+", required=True, metavar="R,C")
-    hint.add_argument("--closed", action="store_true")
-    hint.add_argument("--time-limit", type=_positive_float, default=1.0, metavar="SECONDS")
-    hint.add_argument("--json", action="store_true")
-
-    verdict = sub.add_parser("verdict", help="does this puzzle have a tour? if not, why not?")
-    verdict.add_argument(
-        "puzzle", metavar="PUZZLE", help="a puzzle code, e.g. 5x5:c3.o or 6x6.c.a1"
-    )
-    verdict.add_argument("--witness", action="store_true", help="print a tour when there is one")
-    verdict.add_argument("--time-limit", type=_positive_float, default=2.0, metavar="SECONDS")
-    verdict.add_argument("--json", action="store_true")
-    return parser
-
-
-def _board_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dims", nargs="?", metavar="BOARD", help="ROWSxCOLS or a puzzle code")
-    parser.add_argument("--shape", default=None, metavar="SHAPE", help="a shape code or art")
-    parser.add_argument("--holes", default=None, metavar="a1,c3", help="squares taken out")
+from ..engine.board import Board, BoardError
+from ..engine.hints import hint
+from ..engine.search import solve
+from ..engine.shape import Puzzle, Shape, ShapeError, parse_puzzle, parse_shape
+from ..engine.solver import solve_tour
+from ..engine.verdict import decide
+from .usage import (
+    BOARD_PRINT_LIMIT,
+    EXIT_BUDGET,
+    EXIT_NO_TOUR,
+    EXIT_OK,
+    UsageError,
+    dims_or_usage_error,
+    parse_square,
+)
 
 
 def _shape_error(err: ShapeError) -> UsageError:
@@ -162,7 +41,7 @@ def _puzzle_of_args(args: argparse.Namespace) -> Puzzle:
         raise UsageError("the board is missing: ROWSxCOLS, a puzzle code or --shape")
     try:
         if args.shape is None and _looks_like_dims(text):
-            rows, cols = _dims(text)
+            rows, cols = dims_or_usage_error(text)
             puzzle = Puzzle(Shape(rows, cols) if max(rows, cols) <= 20 else _Large(rows, cols))
         else:
             try:
@@ -250,7 +129,6 @@ def _dump_json(doc: dict, board: Board, tour: Sequence[int] | None) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .engine.solver import solve_tour
 
     puzzle = _puzzle_of_args(args)
     args.closed = puzzle.closed
@@ -306,7 +184,7 @@ def _start(args: argparse.Namespace, puzzle: Puzzle) -> int | None:
             return 0
         return None if args.algorithm == "auto" else min(board.squares())
     else:
-        start = _parse_square(args.start, board)
+        start = parse_square(args.start, board)
         if puzzle.start is not None and start != puzzle.start:
             raise UsageError(f"this puzzle starts on {board.name(puzzle.start)}")
     if start in board.blocked:
@@ -316,10 +194,6 @@ def _start(args: argparse.Namespace, puzzle: Puzzle) -> int | None:
 
 def _solve_shape(args: argparse.Namespace, board: Board, start: int | None) -> int:
     """A board with holes: the exact hint search (auto), or the plain searches."""
-    import time
-
-    from .engine.hints import hint
-    from .engine.search import solve
 
     if args.algorithm == "construct":
         raise UsageError("the construction builds whole rectangles: it takes no holes")
@@ -377,7 +251,6 @@ def _solve_shape(args: argparse.Namespace, board: Board, start: int | None) -> i
 
 def cmd_verdict(args: argparse.Namespace) -> int:
     """A puzzle's verdict: a tour (``--witness`` prints one) or the named reason there is none."""
-    from .engine.verdict import decide
 
     try:
         puzzle = parse_puzzle(args.puzzle)
@@ -406,12 +279,11 @@ def cmd_verdict(args: argparse.Namespace) -> int:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    from .engine.hints import hint
 
     puzzle = _puzzle_of_args(args)
     args.closed = puzzle.closed
     board = puzzle.shape.board
-    path = [_parse_square(text, board) for text in args.path]
+    path = [parse_square(text, board) for text in args.path]
     if puzzle.start is not None and path and path[0] != puzzle.start:
         raise UsageError(f"this puzzle starts on {board.name(puzzle.start)}")
     try:
@@ -438,104 +310,3 @@ def cmd_hint(args: argparse.Namespace) -> int:
     else:
         print(f"{answer.verdict}: {answer.reason}")
     return {"completable": EXIT_OK, "dead": EXIT_NO_TOUR}.get(answer.verdict, EXIT_BUDGET)
-
-
-class _CannotStart(Exception):
-    """The app cannot start here (a read-only instance folder): one line, exit code 1."""
-
-
-def _app(config: dict | None = None):
-    from .app import CannotStart, create_app
-
-    try:
-        return create_app(config or {})
-    except ValueError as err:  # a bad setting, e.g. RATE_LIMIT_GAMES=often
-        raise UsageError(f"bad configuration: {err}") from None
-    except CannotStart as err:
-        raise _CannotStart(str(err)) from None
-
-
-def cmd_db(args: argparse.Namespace) -> int:
-    """``db upgrade`` / ``db status`` on DATABASE_URL (the embedded SQLite file by default)."""
-    from .db import current_revision, head_revision, upgrade_schema
-
-    app = _app()
-    with app.app_context():
-        if args.action == "upgrade":
-            before, after = upgrade_schema()
-            if before == after:
-                print(f"the database schema is current ({after})")
-            else:
-                print(f"the database schema was upgraded from {before or 'nothing'} to {after}")
-            return EXIT_OK
-        current, head = current_revision(), head_revision()
-        state = "current" if current == head else "stale: run `knights-tour db upgrade`"
-        print(f"database schema {current or 'none'}, this release needs {head}: {state}")
-        return EXIT_OK if current == head else 1
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    from .app import CannotStart
-    from .serving import BadConfiguration, BadSchema, serve
-
-    port = args.port
-    if port is None:
-        try:
-            port = PORT.parse(os.environ.get("PORT") or PORT.default)
-        except ValueError as err:
-            raise UsageError(f"PORT: {err}") from None
-    if port > 65535:
-        raise UsageError(f"port must be at most 65535, got {port}")
-    config = {}
-    if args.message_queue:
-        config["SOCKETIO_MESSAGE_QUEUE"] = args.message_queue
-    host = "0.0.0.0" if args.lan else (args.host or "127.0.0.1")
-    try:
-        return serve(host, port, config, lan=args.lan)
-    except BadConfiguration as err:
-        raise UsageError(f"bad configuration: {err}") from None
-    except BadSchema as err:
-        print(f"knights-tour: {err}", file=sys.stderr)
-        return EXIT_USAGE
-    except CannotStart as err:
-        raise _CannotStart(str(err)) from None
-
-
-def _dims(text: str) -> tuple[int, int]:
-    try:
-        return parse_dims(text)
-    except BoardError as err:
-        raise UsageError(str(err)) from None
-
-
-COMMANDS = {
-    "serve": cmd_serve,
-    "solve": cmd_solve,
-    "hint": cmd_hint,
-    "verdict": cmd_verdict,
-    "db": cmd_db,
-}
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        args = build_parser().parse_args(argv)
-        return COMMANDS[args.command](args)
-    except _Shown:
-        return EXIT_OK
-    except BrokenPipeError:  # e.g. `knights-tour solve 1000x1000 --json | head`
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
-    except UsageError as err:
-        print(f"knights-tour: error: {err}", file=sys.stderr)
-        return EXIT_USAGE
-    except BoardError as err:
-        print(f"knights-tour: error: {err}", file=sys.stderr)
-        return EXIT_USAGE
-    except _CannotStart as err:
-        print(f"knights-tour: cannot start: {err}", file=sys.stderr)
-        return EXIT_CANNOT_START
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
