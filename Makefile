@@ -48,6 +48,7 @@ class: $(CORE_STAMP)
 lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIOME) ci
 
 format: $(STAMP) $(NODE_STAMP)
