@@ -6,8 +6,31 @@ import os
 from pathlib import Path
 
 from flask import Flask
+from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .config import build_config
+from .db import init_db
+from .extensions import init_socketio
+from .web import (
+    api,
+    assets,
+    budgets,
+    class_pages,
+    class_socket,
+    errors,
+    lesson,
+    levels_api,
+    levels_pages,
+    pages,
+    ratelimit,
+    security,
+    share_pages,
+    socket_guards,
+    socket_limits,
+    socket_packets,
+    watch_socket,
+)
 from .web.assets import VersionedFlask
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,8 +51,6 @@ def create_app(config: dict | None = None) -> Flask:
     instance = str(
         (config or {}).get("INSTANCE_PATH") or os.environ.get("INSTANCE_PATH") or ROOT / "instance"
     )
-    from sqlalchemy.exc import SQLAlchemyError
-
     try:
         return _create_app(config, instance)
     except OSError as err:
@@ -55,19 +76,6 @@ def _create_app(config: dict | None, instance: str) -> Flask:
     )
     app.config.update(build_config(Path(app.instance_path), config))
 
-    from .db import init_db
-    from .web import (
-        api,
-        assets,
-        errors,
-        lesson,
-        levels_api,
-        levels_pages,
-        pages,
-        security,
-        share_pages,
-    )
-
     init_db(app)
     app.url_map.merge_slashes = False  # "/api/games//moves" is no route, not a redirect
     assets.register(app)  # /static/v/<version>/...: kept by browsers (server/web/assets.py)
@@ -79,18 +87,6 @@ def _create_app(config: dict | None, instance: str) -> Flask:
     app.register_blueprint(share_pages.bp)  # /daily, /replay/<id>(.svg|.png), /worksheet
     errors.register(app)
     security.register(app)  # a query string that is not UTF-8 reaches Flask %-encoded
-
-    from .extensions import init_socketio
-    from .web import (
-        budgets,
-        class_pages,
-        class_socket,
-        ratelimit,
-        socket_guards,
-        socket_limits,
-        socket_packets,
-        watch_socket,
-    )
 
     namespaces = [
         watch_socket.WatchNamespace(watch_socket.NAMESPACE),  # the live search stream
@@ -107,8 +103,6 @@ def _create_app(config: dict | None, instance: str) -> Flask:
     socket_limits.guard_handshakes(app)  # Engine.IO sessions per address
     security.wrap(app)  # bodies capped however framed; security headers on every response
     if app.config["PROXY_FIX"]:  # outermost, so HTTP and Socket.IO both see the real client
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
         hops = app.config["PROXY_FIX"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     return app

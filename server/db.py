@@ -33,10 +33,14 @@ import os
 from importlib.util import find_spec
 from pathlib import Path
 
+from alembic import command
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from flask import Flask
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -127,8 +131,6 @@ def is_busy(err: BaseException) -> bool:
     """Whether a database error is only another writer holding SQLite's lock for longer
     than ``busy_timeout`` ("database is locked"): transient, not a bug.  A server under
     a class's load on a slow disk meets it now and then; the caller answers "busy"."""
-    from sqlalchemy.exc import OperationalError
-
     return isinstance(err, OperationalError) and "database is locked" in str(err.orig)
 
 
@@ -139,8 +141,6 @@ def is_embedded() -> bool:
 
 # -- the schema's version (inside an app context) ---------------------------------------------
 def _script():
-    from alembic.script import ScriptDirectory
-
     return ScriptDirectory(str(MIGRATIONS))
 
 
@@ -150,16 +150,12 @@ def head_revision() -> str:
 
 def current_revision() -> str | None:
     """The database's revision; None when it has none (empty, or made before migrations)."""
-    from alembic.runtime.migration import MigrationContext
-
     with db.engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
 
 
 def _alembic(name: str, revision: str) -> None:
     """Run an Alembic command with Flask-Migrate's configuration (errors raise, not exit)."""
-    from alembic import command
-
     config = migrate.get_config(str(MIGRATIONS))
     getattr(command, name)(config, revision)
 

@@ -59,6 +59,8 @@ def pick_lang(query: str | None, cookie: str | None, accept_languages=None) -> s
 
 def request_lang() -> str:
     """The language of the current Flask request."""
+    # the rules and rooms use this module for their words without Flask: only this
+    # function needs a request, so only it imports Flask
     from flask import request
 
     return pick_lang(

@@ -116,7 +116,7 @@ def raise_fd_limit() -> tuple[int, int] | None:
     """Raise the soft limit on open files as far as the hard limit allows: (before,
     after); None where the system has no such limit (Windows)."""
     try:
-        import resource
+        import resource  # Unix only: imported where it is used, to fail softly elsewhere
     except ImportError:  # Windows: no RLIMIT_NOFILE
         return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -147,7 +147,7 @@ def fd_line(files: tuple[int, int]) -> str:
 def fd_limit() -> int | None:
     """The soft limit on open files now (None: none, or unknown)."""
     try:
-        import resource
+        import resource  # Unix only (see raise_fd_limit)
     except ImportError:
         return None
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]

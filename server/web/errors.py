@@ -10,15 +10,15 @@ from __future__ import annotations
 from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 
+from .api import http_error as api_error
+from .api import internal_error
+
 
 def _is_api() -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
 
 
 def register(app: Flask) -> None:
-    from .api import http_error as api_error
-    from .api import internal_error
-
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
         if _is_api():

@@ -14,6 +14,8 @@ from engineio.exceptions import SocketIsClosedError
 from flask import Flask, current_app, request
 
 from ..engine.board import BoardError
+from ..game.rules import RuleError
+from ..game.service import load
 from ..i18n import request_lang
 from ..stream.runs import ClientGone, Run, RunRegistry
 from ..stream.source import open_events, root_prefix
@@ -51,9 +53,6 @@ def registry(app: Flask | None = None) -> RunRegistry:
 
 def load_game(game_id: str) -> GameInfo | None:
     """The stored game's board and path, or None when there is no such game."""
-    from ..game.rules import RuleError
-    from ..game.service import load
-
     try:
         state = load(game_id).state
     except RuleError:
