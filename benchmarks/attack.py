@@ -43,6 +43,7 @@ import contextlib
 import http.client
 import itertools
 import json
+import math
 import multiprocessing
 import os
 import queue
@@ -79,6 +80,7 @@ from tests.support.servers import (  # noqa: E402
     start_gunicorn,
     start_servers,
 )
+from tests.support.stats import percentile  # noqa: E402
 
 HARD = "16x16~EABBAIwAugL0AvQAuALsAVAB3AFhADoALgDLAGwAsQE.o.h2"
 SERVER_FD_LIMIT = 1024  # the usual `ulimit -n` the server is started with
@@ -834,11 +836,6 @@ class Probes:
         return None
 
 
-def percentile(values: list[float], q: float) -> float | None:
-    ordered = sorted(values)
-    return ordered[max(0, round(q * len(ordered)) - 1)] if ordered else None
-
-
 @dataclass
 class Row:
     name: str
@@ -906,7 +903,7 @@ def _figure(samples: list[Sample], kind: str) -> str:
         return "no probe"
     failures = sum(not s.answered for s in mine)
     p95 = percentile([s.seconds for s in mine if s.answered], 0.95)
-    shown = "-" if p95 is None else f"{p95:.2f} s"
+    shown = "-" if math.isnan(p95) else f"{p95:.2f} s"
     return f"{shown} / {failures} of {len(mine)}"
 
 

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.bench_browser_stream import serve
 from server.stream.runs import Limits
 from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.stats import percentile
 
 GOAL_MS = 16.0
 
@@ -62,13 +63,6 @@ WRAP = """() => {
 
 
 START_BURST, START_RATE = Limits.start_burst, Limits.start_rate  # per connection: one page
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def measure(browser, base: str, query: str, runs: int, scroll: bool = False) -> dict:
@@ -140,14 +134,14 @@ def run(repeat: int = 3) -> list[dict]:
                 rows.append(
                     {
                         "benchmark": f"stack panel frame time p95: {name}",
-                        "median": round(percentile(panel, 95), 2),
+                        "median": round(percentile(panel, 0.95), 2),
                         "unit": "ms",
                         "goal": f"<= {GOAL_MS:g}",
                         "note": (
-                            f"{len(panel)} frames drawn, median {percentile(panel, 50):.2f} ms, "
+                            f"{len(panel)} frames drawn, median {percentile(panel, 0.50):.2f} ms, "
                             f"max {max(panel):.2f} ms; whole lane p95 "
-                            f"{percentile(data['lane'], 95):.2f} ms; animation frame interval "
-                            f"p95 {percentile(data['frames'], 95):.1f} ms; final depth "
+                            f"{percentile(data['lane'], 0.95):.2f} ms; animation frame interval "
+                            f"p95 {percentile(data['frames'], 0.95):.1f} ms; final depth "
                             f"{data['depth']}; load {load:.1f}"
                         ),
                     }

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.support.follower import SIX_BY_SIX, Follower, Teacher
 from tests.support.servers import open_class_room, start_servers
+from tests.support.stats import percentile
 
 GOAL_MS = 1000
 DEMOS = {  # the demo, and the last moment to pause it at (before its end)
@@ -85,11 +86,6 @@ def ask_at_random_moments(
     finally:
         teacher.close()
     return asks
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def run(repeat: int = MOMENTS) -> list[dict]:

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from server.engine.board import Board
 from server.engine.hints import hint
 from tests.support.positions import CORPUS_SIZE, corpus
+from tests.support.stats import percentile
 
 TIME_LIMIT = 1.0
 CONFIGS = (
@@ -56,10 +57,10 @@ def measure(rows: int, cols: int, closed: bool, positions: list[list[int]]) -> d
     times.sort()
     cpu.sort()
     return {
-        "cpu p99": cpu[min(len(cpu) - 1, (99 * len(cpu)) // 100)],
+        "cpu p99": percentile(cpu, 0.99),
         "nodes": nodes,
         "p50": times[len(times) // 2],
-        "p99": times[min(len(times) - 1, (99 * len(times)) // 100)],
+        "p99": percentile(times, 0.99),
         "max": times[-1],
         "unknown": unknown / len(times),
         "verdicts": verdicts,

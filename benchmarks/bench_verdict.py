@@ -24,11 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.app import create_app
 from tests.support.shapes import SAMPLE_SIZE, random_puzzles
-
-
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+from tests.support.stats import percentile
 
 
 def measure(client, codes: list[str]) -> dict:
@@ -46,12 +42,12 @@ def measure(client, codes: list[str]) -> dict:
         if code in (None, "exhausted", "time"):  # no obstacle: the search decided
             searched.append(wall[-1])
     return {
-        "p50": _percentile(wall, 0.5),
-        "p95": _percentile(wall, 0.95),
+        "p50": percentile(wall, 0.5),
+        "p95": percentile(wall, 0.95),
         "max": max(wall),
-        "searched p95": _percentile(searched, 0.95),
+        "searched p95": percentile(searched, 0.95),
         "searched": len(searched),
-        "cpu p95": _percentile(cpu, 0.95),
+        "cpu p95": percentile(cpu, 0.95),
         "unknown": answers["time"],
         "answers": answers,
     }

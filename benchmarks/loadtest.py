@@ -62,6 +62,7 @@ from tests.support.servers import (  # noqa: E402
     start_redis,
     start_servers,
 )
+from tests.support.stats import percentile  # noqa: E402
 
 SIX, EIGHT = SIX_BY_SIX, EIGHT_BY_EIGHT
 
@@ -226,9 +227,6 @@ class Class:
 
 
 # -- the teacher, here -------------------------------------------------------------------------
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, round(q * len(ordered)) - 1)] if ordered else float("nan")
 
 
 def row(name: str, figures: dict, goal: str, note: str = "") -> dict:

@@ -59,6 +59,7 @@ from tests.support.servers import (  # noqa: E402
     start_gunicorn,
     start_servers,
 )
+from tests.support.stats import percentile  # noqa: E402
 from tests.support.waiting import wait_until  # noqa: E402
 
 NAMESPACE = "/class"
@@ -275,10 +276,6 @@ class Meter:
 
 
 # -- one measurement --------------------------------------------------------------------
-
-
-def percentile(sorted_values: list[float], share: float) -> float:
-    return sorted_values[max(0, round(share * len(sorted_values)) - 1)]
 
 
 def measure(server: ServerProcess, students: int, steps: int, transports, lean=False) -> dict:
