@@ -104,10 +104,10 @@ screens: $(CORE_STAMP) browser
 	SCREENS=1 $(BIN)/python -m pytest tests/browser/test_screens.py
 
 bench: $(CORE_STAMP)
-	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python benchmarks/bench.py --write
 
 loadtest: $(CORE_STAMP) redis
-	$(BIN)/python benchmarks/loadtest.py
+	$(BIN)/python benchmarks/loadtest.py --write
 
 # Each attack of issue 22 for 22 s from one address, against `knights-tour serve` and
 # gunicorn, while a teacher and 20 followers play: a Markdown table per server (not part

@@ -15,6 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.report import DOCUMENT, replace_table
+
 SUITES = (
     "bench_construct",
     "bench_core",
@@ -60,6 +62,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=None, help="suite names, e.g. bench_hints")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--write", action="store_true", help="put the table in docs/benchmarks.md (all suites)"
+    )
     args = parser.parse_args()
     suites = args.only or SUITES
     rows = []
@@ -76,18 +81,22 @@ def main() -> int:
             rows.append(_failed_row(name, err))
     from server.engine import native
 
-    print(
+    lines = [
         f"Python {platform.python_version()} on {platform.machine()}, "
-        f"engine: {native.describe()}, medians of {args.repeat}"
-    )
-    print()
-    print("| benchmark | median | unit | goal | note |")
-    print("|---|---:|---|---|---|")
+        f"engine: {native.describe()}, medians of {args.repeat}",
+        "",
+        "| benchmark | median | unit | goal | note |",
+        "|---|---:|---|---|---|",
+    ]
     for row in rows:
-        print(
+        lines.append(
             f"| {row['benchmark']} | {format_value(row['median'])} | {row['unit']} "
             f"| {row.get('goal', '')} | {row.get('note', '')} |"
         )
+    print("\n".join(lines))
+    if args.write and not args.only and not failed:
+        replace_table("make bench", "\n".join(lines))
+        print(f"written to {DOCUMENT}", file=sys.stderr)
     print(f"\n(total {time.perf_counter() - began:.0f} s)", file=sys.stderr)
     return 1 if failed else 0
 

@@ -48,6 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import replace_table  # noqa: E402
 from tests.support.follower import (  # noqa: E402
     EIGHT_BY_EIGHT,
     SIX_BY_SIX,
@@ -570,12 +571,16 @@ def main() -> int:
     parser.add_argument(
         "--only", nargs="+", choices=sorted(("end", "steps", "late", "many", "bursts", "failover"))
     )
+    parser.add_argument(
+        "--write", action="store_true", help="put the table in docs/benchmarks.md (all figures)"
+    )
     args = parser.parse_args()
     rows = run(args.students, set(args.only) if args.only else None)
-    print("| figure | measured | goal | note |")
-    print("|---|---|---|---|")
-    for r in rows:
-        print(format_row(r))
+    lines = ["| figure | measured | goal | note |", "|---|---|---|---|"]
+    lines += [format_row(r) for r in rows]
+    print("\n".join(lines))
+    if args.write and not args.only and not any(r.get("missing") for r in rows):
+        replace_table("make loadtest", "\n".join(lines))
     return 1 if any(r.get("missing") for r in rows) else 0
 
 

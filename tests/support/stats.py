@@ -1,4 +1,4 @@
-"""The one percentile every benchmark reports (README: "How the figures are computed").
+"""The one percentile every benchmark reports (docs/benchmarks.md, at the top).
 
 The nearest-rank method: the p-th percentile of n values is the smallest value that at
 least p % of them do not exceed, ``sorted(values)[ceil(p * n) - 1]``.  It is always one of
