@@ -599,7 +599,9 @@ def raw_frames(rng: random.Random, namespace: str, events: tuple[str, ...], fixe
             ack += 1
             event = rng.choice(events)
             body = json.dumps(random_value(rng), default=repr)
-            yield Frame(f'42{namespace},{ack}["{event}",{body}]', ack)
+            frame = f'42{namespace},{ack}["{event}",{body}]'
+            # a payload past the message limit (json.dumps writes ASCII) ends the connection
+            yield Frame(frame, ack, closes=len(frame) > MAX_MESSAGE_BYTES)
         elif kind < 0.9:
             yield Frame("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 60))))
         else:  # a binary frame nobody announced
