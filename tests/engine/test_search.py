@@ -15,14 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.engine.board import Board, BoardError
+from server.engine.events import Backtrack, Budget, Exhausted, Found, Move
 from server.engine.search import (
     ORDERINGS,
     PRUNINGS,
-    Backtrack,
-    Budget,
-    Exhausted,
-    Found,
-    Move,
     Resume,
     SearchResult,
     search_events,

@@ -8,7 +8,8 @@ import time
 import pytest
 
 from server.engine.board import Board
-from server.engine.search import Backtrack, Budget, Exhausted, Found, Move, search_events, solve
+from server.engine.events import Backtrack, Budget, Exhausted, Found, Move
+from server.engine.search import search_events, solve
 from server.stream.encode import decode
 from server.stream.runs import ClientGone, Limits, RunRegistry
 from server.stream.spec import ProtocolError, RunSpec
