@@ -308,9 +308,6 @@ def _walk(
         yield Exhausted(resume.nodes, resume.backtracks)
         return
     nodes = 1
-    if resume is not None and not resume.path:  # the root was left: the search is over
-        yield Exhausted(resume.nodes, resume.backtracks)
-        return
     if emit and resume is None:
         yield tnew(Move, (root, base, (), None))
 
