@@ -6,7 +6,7 @@ validation with a ``ValidationError`` whose refusals carry the protocol's error 
 (server/validation.py), which the web layer turns into the ``error`` event
 (server/web/refusals.py).  Refusals that need a run's state (``unknown-run``,
 ``too-many-runs``) are :class:`ProtocolError` s, raised by the run registry
-(server/stream/runs.py).  The fields are in
+(server/stream/runs.py, server/stream/admission.py).  The fields are in
 server/stream/fields.py; they and the board rules (:func:`check_board`) are shared with
 the class room's demo settings.  Nothing here starts a run or touches Flask.
 """

@@ -15,7 +15,8 @@ from flask import Flask, current_app, request
 
 from ..engine.board import BoardError
 from ..i18n import request_lang
-from ..stream.runs import ClientGone, Run, RunRegistry
+from ..stream.run import ClientGone, Run
+from ..stream.runs import RunRegistry
 from ..stream.source import open_events, root_prefix
 from ..stream.spec import (
     CreditMessage,

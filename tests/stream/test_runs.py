@@ -10,8 +10,10 @@ import pytest
 from server.engine.board import Board
 from server.engine.events import Backtrack, Budget, Exhausted, Found, Move
 from server.engine.search import search_events, solve
+from server.stream.admission import Limits
 from server.stream.encode import decode
-from server.stream.runs import ClientGone, Limits, RunRegistry
+from server.stream.run import ClientGone
+from server.stream.runs import RunRegistry
 from server.stream.spec import ProtocolError, RunSpec
 from tests.support.waiting import wait_until
 
