@@ -73,7 +73,7 @@ def holed_snapshots(client: SeekClient, run: str) -> list[dict]:
     """Snapshots of a seek to the end of the holed run, then of a seek back to 12,345."""
     assert client.start(start_payload(run, window=10, **HOLED))["ok"]
     assert client.call("seek", {"run": run, "index": None})["ok"]
-    assert client.wait(lambda: run in client.dones, 60)
+    assert client.wait(lambda: run in client.dones and len(client.snapshots) == 1, 60)
     assert client.call("seek", {"run": run, "index": 12_345, "window": 10})["ok"]
     assert client.wait(lambda: len(client.snapshots) == 2, 30)
     return [{k: v for k, v in s.items() if k != "run"} for s in client.snapshots]
