@@ -21,6 +21,7 @@ from server.stream.encode import (
     encode_into,
     encode_move,
 )
+from tests.engine.conftest import require_core
 
 
 def steps(events):
@@ -141,8 +142,8 @@ def test_count_events(counts):
 @pytest.mark.parametrize("engine", ["compiled", "python"])
 @pytest.mark.parametrize("kw", [dict(), dict(ordering="warnsdorff", closed=True)])
 def test_batches_are_the_events_encoded_in_order(engine, kw):
-    if engine == "compiled" and not native.available():
-        pytest.skip(native.describe())
+    if engine == "compiled":
+        require_core()
     board = Board(5, 5)
     counts = kw.get("ordering") == "warnsdorff"
     with native.use("python"):

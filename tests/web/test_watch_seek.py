@@ -24,6 +24,7 @@ from server.i18n import text
 from server.stream.encode import DecodedMove, count_events, decode
 from server.stream.spec import MAX_SEEK_INDEX
 from server.web.watch_socket import registry
+from tests.engine.conftest import require_core
 from tests.support.waiting import wait_until
 from tests.support.watch import WatchClient, WireViewer, client_pool, served, start_payload
 from tests.tourcheck import assert_tour
@@ -318,8 +319,7 @@ def engine_of(app, run_id: str) -> str:
 def test_the_python_engine_seeks_to_the_same_snapshots_as_the_compiled_core(
     live, clients, six_replay
 ):
-    if not native.available():
-        pytest.skip("the compiled core is not built")
+    require_core()
     _, app = live
     board, events, final = six_replay
     with native.use("python"):  # the server runs in this process: its runs too
