@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_browser_stream import serve
-from server.stream.runs import Limits
+from server.stream.admission import Limits
 from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.support.stats import percentile
 

@@ -29,7 +29,7 @@ from server.engine.search import search_events, solve
 from server.stream.encode import encode_batch
 
 REFERENCE = Path(__file__).resolve().parent / "c" / "seed_reference.c"
-BATCH = 1000  # events per batch, as a /watch run sends them (server/stream/runs.py)
+BATCH = 1000  # events per batch, as a /watch run sends them (Limits in server/stream/admission.py)
 
 
 def _row(name: str, median: float, unit: str, goal: str = "", note: str = "") -> dict:

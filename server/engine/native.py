@@ -19,23 +19,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
-from .board import Board
+from .board import Board, BoardError
+from .events import END_OF_STREAM, Backtrack, Budget, Exhausted, Found, Move
 
-__all__ = ["END_OF_STREAM", "ENV", "available", "core", "describe", "engine", "tables", "use"]
+__all__ = ["ENV", "available", "core", "describe", "engine", "tables", "use"]
 
 ENV = "KNIGHTS_TOUR_ENGINE"
-
-
-class _StreamEnd:
-    """What a batch reports when its stream ended with no final event left to take."""
-
-    kind = "exhausted"
-
-    def __repr__(self) -> str:
-        return "END_OF_STREAM"
-
-
-END_OF_STREAM = _StreamEnd()
 
 
 def _load() -> tuple[ModuleType | None, str]:
@@ -44,50 +33,34 @@ def _load() -> tuple[ModuleType | None, str]:
     if choice == "python":
         return None, f"{ENV}=python"
     try:
-        from . import _core
+        from . import _core  # optional: a C extension that may not have been built
     except ImportError as err:
         if choice == "compiled":
             raise ImportError(
                 f"{ENV}=compiled, but the compiled core does not load: {err}"
             ) from err
         return None, "the compiled core is not built"
-    from .board import BoardError
-    from .search import Backtrack, Budget, Exhausted, Found, Move
-
     _core.configure(Move, Backtrack, Found, Exhausted, Budget, BoardError, END_OF_STREAM)
     return _core, ""
 
 
-_loaded: ModuleType | None = None
-_why = ""
-_active: ModuleType | None = None
-_ready = False
-
-
-def _ensure() -> None:
-    """Load on first use: the core needs the event classes of .search, which imports us."""
-    global _loaded, _why, _active, _ready
-    if not _ready:
-        _loaded, _why = _load()
-        _active = _loaded
-        _ready = True
+_loaded, _why = _load()
+_active = _loaded
 
 
 def core() -> ModuleType | None:
     """The compiled core when it is the active engine, else None."""
-    if not _ready:
-        _ensure()
     return _active
 
 
 def engine() -> str:
     """``"compiled"`` or ``"python"``."""
-    return "compiled" if core() is not None else "python"
+    return "compiled" if _active is not None else "python"
 
 
 def describe() -> str:
     """One line for ``knights-tour --version`` and the bench."""
-    if core() is not None:
+    if _active is not None:
         return "compiled C core"
     if _loaded is not None:
         return "python (the compiled core is switched off)"
@@ -96,7 +69,6 @@ def describe() -> str:
 
 def available() -> bool:
     """Whether the compiled core was built and loaded (active or not)."""
-    _ensure()
     return _loaded is not None
 
 
@@ -104,7 +76,6 @@ def available() -> bool:
 def use(name: str) -> Iterator[None]:
     """Run the block on one engine (``"compiled"`` or ``"python"``): tests and benchmarks."""
     global _active
-    _ensure()
     if name not in ("compiled", "python"):
         raise ValueError(f"unknown engine {name!r}")
     if name == "compiled" and _loaded is None:

@@ -51,21 +51,15 @@ import time
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import filterfalse
-from typing import NamedTuple
 
 from . import native
 from .board import Board, BoardError
+from .events import Backtrack, Budget, Event, Exhausted, Found, Move
 from .pruning import colour_balanced, connectivity_tables, reaches_all, ways_ok
 
 __all__ = [
     "ORDERINGS",
     "PRUNINGS",
-    "Backtrack",
-    "Budget",
-    "Event",
-    "Exhausted",
-    "Found",
-    "Move",
     "Resume",
     "SearchResult",
     "search_events",
@@ -81,61 +75,6 @@ PRUNINGS = ("dead-ends", "parity", "connectivity")
 CHECK_EVERY_FAST = 1024
 CHECK_EVERY_EVENTS = 256
 _NEVER = 1 << 62
-
-
-class Move(NamedTuple):
-    """The search enters ``square``, which becomes tour position ``depth`` (start = 0).
-
-    ``candidates`` are the unvisited neighbours of the square it came from, in
-    the order the ordering tries them (``square`` is one of them: those before it
-    were tried, or cut by pruning, those after it wait their turn); ``onward``
-    holds their onward-move counts at that moment when the ordering uses them
-    (``warnsdorff``), else None.  The root of the search (the start, or the last
-    square of a prefix) is entered with empty candidates.
-    """
-
-    kind = "move"
-    square: int
-    depth: int
-    candidates: tuple[int, ...]
-    onward: tuple[int, ...] | None
-
-
-class Backtrack(NamedTuple):
-    """The search leaves ``square`` (tour position ``depth``), the last square entered."""
-
-    kind = "backtrack"
-    square: int
-    depth: int
-
-
-class Found(NamedTuple):
-    """A tour, prefix included; the last event of the stream."""
-
-    kind = "found"
-    tour: tuple[int, ...]
-    nodes: int = 0
-    backtracks: int = 0
-
-
-class Exhausted(NamedTuple):
-    """Every path was tried (or provably cut): no tour extends the prefix."""
-
-    kind = "exhausted"
-    nodes: int = 0
-    backtracks: int = 0
-
-
-class Budget(NamedTuple):
-    """Stopped by the node budget (``limit == "nodes"``) or the time limit (``"time"``)."""
-
-    kind = "budget"
-    limit: str
-    nodes: int = 0
-    backtracks: int = 0
-
-
-Event = Move | Backtrack | Found | Exhausted | Budget
 
 
 @dataclass(frozen=True)
@@ -369,9 +308,6 @@ def _walk(
         yield Exhausted(resume.nodes, resume.backtracks)
         return
     nodes = 1
-    if resume is not None and not resume.path:  # the root was left: the search is over
-        yield Exhausted(resume.nodes, resume.backtracks)
-        return
     if emit and resume is None:
         yield tnew(Move, (root, base, (), None))
 

@@ -26,7 +26,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .board import Board, BoardError
-from .search import Backtrack, Move, Resume, search_events, tracked_search
+from .construct import construct_tour
+from .events import Backtrack, Found, Move
+from .search import Resume, search_events, tracked_search
 
 __all__ = ["CHART_COLUMNS", "DepthChart", "Walker", "WalkerState"]
 
@@ -213,9 +215,6 @@ class Walker:
         )
 
     def _construction(self) -> Iterator:
-        from .construct import construct_tour
-        from .search import Found
-
         tour = construct_tour(self.board.rows, self.board.cols, self.start, closed=self.closed)
         for depth in range(self._index, len(tour)):
             yield Move(tour[depth], depth, (), None)

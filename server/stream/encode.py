@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from ..engine.native import END_OF_STREAM
+from ..engine.events import END_OF_STREAM
 
 MOVE = "move"
 BACKTRACK = "backtrack"

@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..engine.board import Board
-from ..engine.search import PRUNINGS, Found, Move, search_events
+from ..engine.construct import construct_tour
+from ..engine.events import Found, Move
+from ..engine.search import PRUNINGS, search_events
 from .spec import RunSpec
 
 
@@ -41,8 +43,6 @@ def open_events(spec: RunSpec) -> Iterator:
 
 
 def _construction(spec: RunSpec) -> Iterator:
-    from ..engine.construct import construct_tour
-
     tour = construct_tour(spec.rows, spec.cols, spec.start, closed=spec.closed)
     for depth, square in enumerate(tour):
         yield Move(square, depth, (), None)

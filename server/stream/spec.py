@@ -1,46 +1,50 @@
 """The watch protocol's client messages (docs/protocol.md), as strict pydantic models.
 
-``start``, ``credit`` and ``stop`` are :class:`StartMessage`, :class:`CreditMessage` and
-:class:`StopMessage`; a bad one fails validation with a ``ValidationError`` whose
-refusals carry the protocol's error code (server/validation.py), which the web layer
-turns into the ``error`` event (server/web/refusals.py).  Refusals that need a run's
-state (``unknown-run``, ``too-many-runs``) are :class:`ProtocolError` s of
-server/stream/runs.py.  The board rules (:func:`check_board`) are shared with the class
-room's demo settings.  Nothing here starts a run or touches Flask.
+``start``, ``credit``, ``seek`` and ``stop`` are :class:`StartMessage`,
+:class:`CreditMessage`, :class:`SeekMessage` and :class:`StopMessage`; a bad one fails
+validation with a ``ValidationError`` whose refusals carry the protocol's error code
+(server/validation.py), which the web layer turns into the ``error`` event
+(server/web/refusals.py).  Refusals that need a run's state (``unknown-run``,
+``too-many-runs``) are :class:`ProtocolError` s, raised by the run registry
+(server/stream/runs.py, server/stream/admission.py).  The fields are in
+server/stream/fields.py; they and the board rules (:func:`check_board`) are shared with
+the class room's demo settings.  Nothing here starts a run or touches Flask.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    Field,
-    PrivateAttr,
-    Strict,
-    ValidationInfo,
-    model_validator,
-)
+from pydantic import BaseModel, Field, PrivateAttr, Strict, ValidationInfo, model_validator
 
 from ..engine.theory import tour_verdict
-from ..validation import Message, Square, error_codes, flag, refuse, refused, whole
+from ..validation import Message, Square, error_codes, refuse, refused
+from .fields import (
+    ALGORITHMS,
+    DEFAULT_NODE_BUDGET,
+    DEFAULT_TIME_LIMIT,
+    MAX_NODE_BUDGET,
+    MAX_SIDE,
+    MAX_SIDE_CONSTRUCT,
+    MIN_SIDE,
+    RUN_ID,
+    Algorithm,
+    Closed,
+    Events,
+    GameId,
+    Holes,
+    NodeBudget,
+    Pruning,
+    RunId,
+    Side,
+    TimeLimit,
+    Window,
+)
 
-ALGORITHMS = ("seed", "warnsdorff", "construct")
-MIN_SIDE = 3
-MAX_SIDE = 30  # searches: every event is streamed, so bigger boards only mean budget runs
-MAX_SIDE_CONSTRUCT = 100  # the construction streams exactly one move per square
-MAX_WINDOW = 20_000  # credit outstanding, in events
-MAX_NODE_BUDGET = 300_000_000  # the lesson's 8x8 plain search ends at 251,825,408 nodes
-DEFAULT_NODE_BUDGET = 5_000_000
-MAX_TIME_LIMIT = 600.0
-DEFAULT_TIME_LIMIT = 120.0
-MAX_GAME_ID = 64
 MAX_SEEK_INDEX = 2 * MAX_NODE_BUDGET  # every node is one move and at most one backtrack
-RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+WITHOUT_GAME = {"x-absent": "required without `game` (which decides it)"}
 
 
 class ProtocolError(Exception):
@@ -85,84 +89,6 @@ class RunSpec:
     def counts(self) -> bool:
         """Whether each move carries its candidates' onward counts (Warnsdorff)."""
         return self.algorithm == "warnsdorff"
-
-
-# -- fields -------------------------------------------------------------------------------
-def _known_algorithm(value: str) -> str:
-    if value not in ALGORITHMS:
-        raise refuse("unknown-algorithm", "watch.error.unknown-algorithm", algorithm=value[:32])
-    return value
-
-
-RunId = Annotated[
-    str,
-    Strict(),
-    Field(pattern=f"^{RUN_ID.pattern}$", description="client-chosen, unique per connection"),
-    refused("bad-request", "watch.error.bad-request.run-id", always=True),
-]
-Algorithm = Annotated[
-    str,
-    Strict(),
-    AfterValidator(_known_algorithm),
-    Field(json_schema_extra={"enum": list(ALGORITHMS), "x-error": "unknown-algorithm"}),
-]
-Side = Annotated[
-    int,
-    Strict(),
-    Field(
-        description=f"searches: up to {MAX_SIDE}",
-        json_schema_extra={
-            "minimum": MIN_SIDE,
-            "maximum": MAX_SIDE_CONSTRUCT,
-            "x-error": "bad-board",
-        },
-    ),
-]
-WITHOUT_GAME = {"x-absent": "required without `game` (which decides it)"}
-Closed = flag("closed tour: the knight ends a knight's move from its start")
-Pruning = flag("every provably safe pruning the engine offers")
-Events = whole(
-    1,
-    MAX_WINDOW,
-    refused("bad-request", "watch.error.bad-request.credit", max=MAX_WINDOW),
-    doc="more events the viewer allows",
-)
-Window = whole(
-    1,
-    MAX_WINDOW,
-    refused("bad-request", "watch.error.bad-request.window", max=MAX_WINDOW),
-    doc="initial credit, in events",
-)
-NodeBudget = whole(
-    1,
-    MAX_NODE_BUDGET,
-    refused("bad-budget", "watch.error.bad-budget.nodes", max=MAX_NODE_BUDGET),
-    doc=f"null: {DEFAULT_NODE_BUDGET:,}",
-)
-TimeLimit = Annotated[
-    float,
-    Strict(),
-    Field(gt=0, le=MAX_TIME_LIMIT, description=f"seconds; null: {DEFAULT_TIME_LIMIT:g}"),
-    refused("bad-budget", "watch.error.bad-budget.time", max=MAX_TIME_LIMIT),
-]
-Holes = Annotated[
-    list[Annotated[int, Strict()]],
-    Field(
-        max_length=MAX_SIDE_CONSTRUCT**2,
-        description="squares (row × cols + col) the board does not have; null or []: none",
-        json_schema_extra={"x-error": "bad-holes"},
-    ),
-    refused("bad-holes", "watch.error.bad-holes", always=True),
-]
-GameId = Annotated[
-    str,
-    Strict(),
-    Field(
-        min_length=1,
-        max_length=MAX_GAME_ID,
-        description="go on from that game's path (the Play page's “show me”)",
-    ),
-]
 
 
 def check_size(algorithm: str, rows: int, cols: int) -> None:

@@ -17,7 +17,8 @@ from ..engine.board import BoardError
 from ..game.rules import RuleError
 from ..game.service import load
 from ..i18n import request_lang
-from ..stream.runs import ClientGone, Run, RunRegistry
+from ..stream.run import ClientGone, Run
+from ..stream.runs import RunRegistry
 from ..stream.source import open_events, root_prefix
 from ..stream.spec import (
     CreditMessage,

@@ -15,20 +15,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.engine.board import Board, BoardError
+from server.engine.events import Backtrack, Budget, Exhausted, Found, Move
 from server.engine.search import (
     ORDERINGS,
     PRUNINGS,
-    Backtrack,
-    Budget,
-    Exhausted,
-    Found,
-    Move,
     Resume,
     SearchResult,
     search_events,
     solve,
     summarize,
 )
+from server.stream.encode import encode_batch
 from tests.engine.exhaustive import completion
 from tests.tourcheck import assert_tour
 
@@ -509,6 +506,18 @@ def test_resume_refuses_a_path_that_is_not_the_searchs():
         search_events(board, 0, resume=Resume((0, 3), None, 2, 0))  # not a knight move
     with pytest.raises(BoardError):
         search_events(board, 0, resume=Resume((0, 7, 0), None, 3, 0))  # a square twice
+
+
+def test_resume_refuses_a_square_left_that_is_not_a_candidate():
+    """Checked when the search starts (the compiled core: in C, raised by its bindings),
+    whether its events are taken one by one or as a batch."""
+    board = Board(5, 5)
+    bad = Resume((0, 7), 3, 2, 0)  # c4 (7) and d5 (3) are not a knight's move apart
+    message = "the resumed square 3 is not a candidate of 7"
+    with pytest.raises(BoardError, match=message):
+        next(search_events(board, 0, resume=bad))
+    with pytest.raises(BoardError, match=message):
+        encode_batch(search_events(board, 0, resume=bad), 10, [], False)
 
 
 def test_a_search_resumed_after_its_root_was_left_only_ends():

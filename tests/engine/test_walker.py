@@ -14,6 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.engine.board import Board, BoardError
+from server.engine.construct import construct_tour
+from server.engine.events import Found, Move
 from server.engine.search import PRUNINGS, search_events
 from server.engine.walker import CHART_COLUMNS, Walker
 from server.stream.encode import encode
@@ -38,9 +40,6 @@ CASES = [
 def reference(rows, cols, start, algorithm, closed, pruning, limit=6000):
     """(events, final) of the run, from the plain event stream or the construction."""
     if algorithm == "construct":
-        from server.engine.construct import construct_tour
-        from server.engine.search import Found, Move
-
         tour = construct_tour(rows, cols, start, closed=closed)
         moves = [Move(sq, d, (), None) for d, sq in enumerate(tour)]
         return moves, Found(tuple(tour), len(tour), 0)

@@ -8,7 +8,8 @@ import pytest
 
 from server.engine import native
 from server.engine.board import Board
-from server.engine.search import PRUNINGS, Backtrack, Found, Move, search_events
+from server.engine.events import END_OF_STREAM, Backtrack, Found, Move
+from server.engine.search import PRUNINGS, search_events
 from server.stream.encode import (
     DecodedBacktrack,
     DecodedMove,
@@ -20,6 +21,7 @@ from server.stream.encode import (
     encode_into,
     encode_move,
 )
+from tests.engine.conftest import require_core
 
 
 def steps(events):
@@ -140,8 +142,8 @@ def test_count_events(counts):
 @pytest.mark.parametrize("engine", ["compiled", "python"])
 @pytest.mark.parametrize("kw", [dict(), dict(ordering="warnsdorff", closed=True)])
 def test_batches_are_the_events_encoded_in_order(engine, kw):
-    if engine == "compiled" and not native.available():
-        pytest.skip(native.describe())
+    if engine == "compiled":
+        require_core()
     board = Board(5, 5)
     counts = kw.get("ordering") == "warnsdorff"
     with native.use("python"):
@@ -160,12 +162,12 @@ def test_batches_are_the_events_encoded_in_order(engine, kw):
     assert sum(t for t, _ in batches) == len(events) - 1
     assert sum(m for _, m in batches) == sum(e.kind == "move" for e in events)
     assert all(t == 250 for t, _ in batches[:-1])
-    assert encode_batch(stream, 250, out, counts)[2] is native.END_OF_STREAM
+    assert encode_batch(stream, 250, out, counts)[2] is END_OF_STREAM
 
 
 def test_a_stream_without_a_final_event_ends_the_batch():
     out: list[int] = []
     moves = [Move(0, 0, (), None), Move(7, 1, (7,), None)]
-    assert encode_batch(iter(moves), 10, out, False) == (2, 2, native.END_OF_STREAM)
+    assert encode_batch(iter(moves), 10, out, False) == (2, 2, END_OF_STREAM)
     assert encode_batch(iter(moves), 0, out, False) == (0, 0, None)
     assert out == [0, 0, 7, 1, 7]

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
 from server.engine.board import Board
-from server.engine.search import Backtrack, Budget, Exhausted, Found, Move, search_events, solve
+from server.engine.events import Backtrack, Budget, Exhausted, Found, Move
+from server.engine.search import search_events, solve
+from server.stream.admission import Limits
 from server.stream.encode import decode
-from server.stream.runs import ClientGone, Limits, RunRegistry
+from server.stream.run import ClientGone
+from server.stream.runs import RunRegistry
 from server.stream.spec import ProtocolError, RunSpec
 from tests.support.waiting import wait_until
+
+GONE = 30  # seconds: how long a test waits for a run's task to end (a hang, not a speed)
 
 
 def spec(run="r", window=1000, time_limit=60.0, algorithm="seed", **kw) -> RunSpec:
@@ -89,7 +93,7 @@ def test_a_whole_search_streams_and_ends_with_done(registry):
     board = Board(5, 5)
     run = registry.start(conn, spec(window=20_000), lambda: search_events(board, 0), sink)
     assert sink.wait(lambda: sink.done() is not None)
-    run.thread.join(1)
+    run.thread.join(GONE)
     assert not run.thread.is_alive() and registry.live_count() == 0
     expected = solve(board, 0)
     done = sink.done()
@@ -104,6 +108,8 @@ def test_a_whole_search_streams_and_ends_with_done(registry):
 
 
 def test_credit_paces_the_search(registry):
+    """Without credit nothing is sent and nothing is pulled from the engine: what follows
+    the next grant (the same ordered stream of messages) goes on from where it stood."""
     conn = registry.connect("s1", "a", "en")
     sink = Sink()
     pulled = []
@@ -115,17 +121,18 @@ def test_credit_paces_the_search(registry):
 
     run = registry.start(conn, spec(window=2500), counting, sink)
     assert sink.wait(lambda: sink.events() == 2500)
-    time.sleep(0.2)
-    assert sink.events() == 2500
-    assert [len(list(decode(b["events"], False))) for b in sink.batches()] == [1000, 1000, 500]
-    assert len(pulled) <= 2501  # the generator itself is paused, not just the sending
-    nodes = run.nodes
-    time.sleep(0.1)
-    assert run.nodes == nodes
+    assert sink.wait(lambda: run.credit == 0)  # the task has taken all of its credit
+    nodes, seen = run.nodes, len(pulled)
+    assert seen <= 2501  # the generator itself is paused, not just the sending
     assert registry.grant(conn, "r", 700) == 700  # granted in full
     assert sink.wait(lambda: sink.events() == 3200)
-    time.sleep(0.1)
-    assert sink.events() == 3200
+    assert sink.wait(lambda: run.credit == 0)
+    batches = sink.batches()
+    sizes = [len(list(decode(b["events"], False))) for b in batches]
+    assert sizes == [1000, 1000, 500, 700]  # nothing in between, nothing after
+    assert [b["seq"] for b in batches] == [0, 1, 2, 3]
+    assert batches[2]["nodes"] == nodes and batches[3]["nodes"] == nodes + 350
+    assert len(pulled) <= seen + 700  # the pause pulled nothing ahead
     granted = registry.grant(conn, "r", 10**9)  # capped: says how much it added
     assert run.credit <= Limits().max_credit
     assert granted == Limits().max_credit  # the run was paused: no credit outstanding
@@ -135,17 +142,17 @@ def test_credit_paces_the_search(registry):
     assert sink.names()[-1] == "done"
 
 
-def test_stop_while_paused_is_immediate(registry):
+def test_stop_while_paused_ends_the_task(registry):
     conn = registry.connect("s1", "a", "en")
     sink = Sink()
     run = registry.start(conn, spec(window=10), endless, sink)
     assert sink.wait(lambda: sink.events() == 10)
-    began = time.monotonic()
+    assert sink.wait(lambda: run.credit == 0)  # paused: waiting for credit
     registry.stop(conn, "r")
-    run.thread.join(1)
+    run.thread.join(GONE)
     assert not run.thread.is_alive()
-    assert time.monotonic() - began < 0.5
     assert sink.done()["status"] == "stopped"
+    assert sink.names() == ["batch", "done"]
 
 
 def test_disconnect_stops_every_run_silently(registry):
@@ -158,7 +165,7 @@ def test_disconnect_stops_every_run_silently(registry):
     assert registry.live_count() == 2
     registry.disconnect("s1")
     for run in runs:
-        run.thread.join(1)
+        run.thread.join(GONE)
         assert not run.thread.is_alive()
     assert registry.live_count() == 0
     assert all(s.done() is None for s in sinks)  # nobody to tell
@@ -211,8 +218,8 @@ def test_a_viewer_gone_mid_batch_stops_the_run_quietly(registry, caplog):
         raise ClientGone("s1")
 
     run = registry.start(conn, spec(), endless, closed_socket)
-    assert run.finished.wait(5)
-    run.thread.join(1)
+    assert run.finished.wait(GONE)
+    run.thread.join(GONE)
     assert run.status == "stopped" and registry.live_count() == 0
     assert sent == ["batch", "done"]
     assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
@@ -261,7 +268,7 @@ def test_a_run_paused_too_long_is_stopped():
     run = registry.start(conn, spec(window=5), endless, sink)
     assert sink.wait(lambda: sink.events() == 5)
     clock.now += 31.0
-    run.thread.join(2)  # it re-checks the clock at least once a second
+    run.thread.join(GONE)  # it re-checks the clock at least once a second
     assert not run.thread.is_alive()
     assert sink.done()["status"] == "stopped"
 
@@ -310,7 +317,7 @@ def test_unknown_runs_and_late_messages(registry):
         registry.stop(conn, "never")
     sink = Sink()
     run = registry.start(conn, spec("r", window=20_000), lambda: iter([Exhausted(0, 0)]), sink)
-    run.thread.join(1)
+    run.thread.join(GONE)
     assert sink.names() == ["done"]
     # credit or stop racing the end of a run is not an error
     assert registry.grant(conn, "r", 10) is None
@@ -342,13 +349,25 @@ def test_message_rate_limits():
 
 
 def test_the_first_batch_waits_for_the_gate(registry):
+    """The gate is the start handler's thread: it sends the acknowledgement as it ends.
+    Here it lingers until the run has sent something (or half a second has passed), then
+    records its "ack" in the same ordered list as the run's messages."""
     conn = registry.connect("s1", "a", "en")
-    sink = Sink()
-    release = threading.Event()
-    gate = threading.Thread(target=release.wait, daemon=True)
+    sent = threading.Event()
+
+    class Watched(Sink):
+        def __call__(self, event, data):
+            super().__call__(event, data)
+            sent.set()
+
+    sink = Watched()
+
+    def handler():
+        sent.wait(0.5)
+        sink("ack", {})
+
+    gate = threading.Thread(target=handler, daemon=True)
     gate.start()
     registry.start(conn, spec(window=10), endless, sink, gate=gate)
-    time.sleep(0.2)
-    assert sink.names() == []  # the start handler has not returned (its ack is not out)
-    release.set()
     assert sink.wait(lambda: sink.events() == 10)
+    assert sink.names() == ["ack", "batch"]

@@ -4,6 +4,8 @@
   process on a free loopback port; :func:`stop_server` stops it;
 * :class:`WatchClient` is a python-socketio viewer of /watch that records what arrives
   and, by default, grants each batch back as credit at once;
+* :class:`WireViewer` is a viewer on a bare websocket that reads the server's messages
+  in the order the server sent them (a WatchClient's record is not in that order);
 * :func:`start_payload` is a ``start`` message (8x8 plain seed search from a corner);
 * :func:`stream_run` streams one full-speed run and samples the server's RSS.
 """
@@ -12,6 +14,8 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import itertools
+import json
 import os
 import re
 import subprocess
@@ -19,9 +23,11 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import psutil
 import socketio
+import websocket
 
 from server.http_server import make_server
 from server.stream.encode import count_events
@@ -175,8 +181,114 @@ class WatchClient:
     def wait(self, predicate, timeout: float) -> bool:
         return wait_until(predicate, timeout)
 
+    @property
+    def connected(self) -> bool:
+        return self.sio.connected
+
     def close(self) -> None:
         self.sio.disconnect()
+
+
+class Frame(NamedTuple):
+    """One message from the server: an event (``ack`` None) or the acknowledgement of
+    the message sent with id ``ack`` (``name`` "ack")."""
+
+    name: str
+    data: object
+    ack: int | None = None
+
+
+FRAME = re.compile(r"4([23])" + NAMESPACE + r",(\d*)(.*)", re.S)
+
+
+class WireViewer:
+    """A /watch viewer on a bare websocket, read in one thread: :attr:`frames` holds the
+    server's messages in the order it sent them.
+
+    python-socketio's client handles each message in a thread of its own, so the order
+    in which a :class:`WatchClient` records them is not the server's.  Tests that check
+    an order ("the ack comes first", "nothing after ``done``") read it here.  Nothing is
+    read in the background: :meth:`read_until` reads as far as the test asks.  With
+    ``auto_credit`` each batch is granted back as soon as it is read.
+    """
+
+    def __init__(self, url: str, *, lang: str = "en", auto_credit: bool = False):
+        address = url.replace("http://", "ws://", 1)
+        self.ws = websocket.create_connection(
+            f"{address}/socket.io/?EIO=4&transport=websocket&lang={lang}", timeout=10
+        )
+        self.auto_credit = auto_credit
+        self.frames: list[Frame] = []
+        self.events: dict[str, int] = {}  # events received, per run
+        self.counts: dict[str, bool] = {}  # runs whose moves carry onward counts
+        self._ids = itertools.count()
+        opened = self.ws.recv()
+        assert opened.startswith("0"), opened  # the Engine.IO handshake
+        self.ws.send(f"40{NAMESPACE},")
+        joined = self.ws.recv()
+        assert joined.startswith(f"40{NAMESPACE},"), joined
+
+    def send(self, event: str, payload, *, ack: bool = True) -> int | None:
+        """Send ``event``; the id its acknowledgement will carry (None: none asked)."""
+        ident = next(self._ids) if ack else None
+        if event == "start" and isinstance(payload, dict):
+            self.counts[payload.get("run")] = payload.get("algorithm") == "warnsdorff"
+        body = json.dumps([event, payload], separators=(",", ":"))
+        self.ws.send(f"42{NAMESPACE},{'' if ident is None else ident}{body}")
+        return ident
+
+    def call(self, event: str, payload):
+        """Send ``event`` and read until its acknowledgement; the answer."""
+        ident = self.send(event, payload)
+        self.read_until(lambda: self.answer(ident) is not None)
+        return self.answer(ident)
+
+    def answer(self, ident: int):
+        return next((f.data for f in self.frames if f.ack == ident), None)
+
+    def read_until(self, done) -> None:
+        """Read the server's messages until ``done()``; TimeoutError when none comes for
+        ten seconds."""
+        while not done():
+            try:
+                text = self.ws.recv()
+            except websocket.WebSocketTimeoutException:
+                raise TimeoutError(f"no message; the last ones: {self.frames[-3:]}") from None
+            if text == "2":  # Engine.IO's ping
+                self.ws.send("3")
+                continue
+            match = FRAME.fullmatch(text)
+            assert match, text
+            kind, ident, body = match.groups()
+            data = json.loads(body)
+            if kind == "3":
+                self.frames.append(Frame("ack", data[0], int(ident)))
+                continue
+            name, message = data
+            self.frames.append(Frame(name, message))
+            if name == "batch":
+                run = message["run"]
+                n = count_events(message["events"], self.counts.get(run, False))
+                self.events[run] = self.events.get(run, 0) + n
+                if self.auto_credit:
+                    self.send("credit", {"run": run, "events": n}, ack=False)
+
+    def received(self, run: str) -> int:
+        return self.events.get(run, 0)
+
+    def of(self, run: str) -> list[Frame]:
+        """The messages of ``run`` (its events' and the acks that name it), in order."""
+        return [f for f in self.frames if isinstance(f.data, dict) and f.data.get("run") == run]
+
+    def done(self, run: str) -> dict | None:
+        return next((f.data for f in self.of(run) if f.name == "done"), None)
+
+    @property
+    def connected(self) -> bool:
+        return self.ws.connected
+
+    def close(self) -> None:
+        self.ws.close()
 
 
 def stream_run(url: str, server_pid: int, events: int = RUN_EVENTS, run: str = "b1") -> dict:
@@ -241,8 +353,9 @@ def served(app):
 
 @contextlib.contextmanager
 def client_pool(url: str, app, client_class=None):
-    """``open_client(**kwargs)`` for a test; at the end every client is closed and the
-    test fails unless every run it started is gone within 5 s."""
+    """``open_client(**kwargs)`` for a test (a :class:`WatchClient`, or ``client_class``:
+    a :class:`WireViewer`); at the end every client is closed and the test fails unless
+    every run it started is gone within 5 s."""
     opened = []
 
     def open_client(**kwargs):
@@ -252,6 +365,6 @@ def client_pool(url: str, app, client_class=None):
 
     yield open_client
     for client in opened:
-        if client.sio.connected:
+        if client.connected:
             client.close()
     assert wait_until(lambda: registry(app).live_count() == 0, 5), "runs outlived the test"

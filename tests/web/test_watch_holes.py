@@ -21,6 +21,7 @@ from server.game.models import Game
 from server.game.service import create_game
 from server.stream.encode import DecodedMove
 from server.web.watch_socket import registry
+from tests.engine.conftest import require_core
 from tests.support.watch import client_pool, served, start_payload
 from tests.tourcheck import assert_tour
 from tests.web.test_watch_protocol import engine_steps, finish, streamed
@@ -73,15 +74,14 @@ def holed_snapshots(client: SeekClient, run: str) -> list[dict]:
     """Snapshots of a seek to the end of the holed run, then of a seek back to 12,345."""
     assert client.start(start_payload(run, window=10, **HOLED))["ok"]
     assert client.call("seek", {"run": run, "index": None})["ok"]
-    assert client.wait(lambda: run in client.dones, 60)
+    assert client.wait(lambda: run in client.dones and len(client.snapshots) == 1, 60)
     assert client.call("seek", {"run": run, "index": 12_345, "window": 10})["ok"]
     assert client.wait(lambda: len(client.snapshots) == 2, 30)
     return [{k: v for k, v in s.items() if k != "run"} for s in client.snapshots]
 
 
 def test_seeks_on_holes_agree_between_the_engines_and_with_the_stream(live, clients):
-    if not native.available():
-        pytest.skip("the compiled core is not built")
+    require_core()
     board = Board(6, 6, {5})
     with native.use("python"):
         events = list(search_events(board, 0, ordering="seed"))

@@ -1,5 +1,5 @@
 """The /watch protocol (docs/protocol.md) end to end: a python-socketio client over a real
-server, websocket transport.
+server, websocket transport (a bare websocket viewer where the server's order matters).
 
 Most tests run the app in this process under werkzeug's threaded server on a free
 port, so they can look into the run registry (live tasks, node counts); the 5 M-event
@@ -19,10 +19,12 @@ from server.config import origins as cors_origins
 from server.engine.board import Board
 from server.engine.search import PRUNINGS, search_events, solve
 from server.engine.theory import verify
-from server.stream.encode import DecodedBacktrack, DecodedMove, decode
+from server.stream.encode import DecodedBacktrack, DecodedMove, count_events, decode
 from server.web.watch_socket import registry
+from tests.support.waiting import wait_until
 from tests.support.watch import (
     WatchClient,
+    WireViewer,
     client_pool,
     served,
     spawn_server,
@@ -46,6 +48,16 @@ def clients(live):
     """Open clients on demand; all closed (and every run gone) after the test."""
     with client_pool(*live, WatchClient) as open_client:
         yield open_client
+
+
+@pytest.fixture
+def wires(live):
+    """Viewers that read the server's messages in its order (WireViewer), on demand."""
+    with client_pool(*live, WireViewer) as open_viewer:
+        yield open_viewer
+
+
+GONE = 30  # seconds: how long a test waits for a run's task to end (a hang, not a speed)
 
 
 def small(run="a1", **changes) -> dict:
@@ -242,45 +254,53 @@ def test_a_fresh_run_with_holes(clients):
     assert not err["ok"] and err["error"]["code"] == "bad-holes"
 
 
-def test_ack_arrives_before_the_first_batch(clients):
-    client = clients()
-    runs = [f"o{i}" for i in range(10)]
-    for run in runs:
-
-        def on_ack(ack, run=run):
-            with client.lock:
-                client.messages.append(("ack", {"run": run}))
-
-        client.sio.emit("start", small(run), namespace="/watch", callback=on_ack)
-        finish(client, run)
-    for run in runs:
-        names = [name for name, data in client.messages if data["run"] == run]
-        assert names[0] == "ack" and names[-1] == "done", names
+def test_ack_arrives_before_the_first_batch(wires):
+    """In the order the server sent them: the start's acknowledgement, the batches, done."""
+    viewer = wires()
+    for run in (f"o{i}" for i in range(10)):
+        viewer.send("start", small(run))
+        viewer.read_until(lambda run=run: viewer.done(run) is not None)
+        names = [frame.name for frame in viewer.of(run)]
+        assert names[0] == "ack" and names[-1] == "done" and "batch" in names, names
+        assert viewer.of(run)[0].data["ok"]
 
 
 # -- flow control, stop, disconnect --------------------------------------------------------
 
 
-def test_pause_and_resume(live, clients):
+def batches_of(viewer: WireViewer, run: str) -> list[dict]:
+    return [frame.data for frame in viewer.of(run) if frame.name == "batch"]
+
+
+def moves_in(batch: dict) -> int:
+    return sum(isinstance(e, DecodedMove) for e in decode(batch["events"], False))
+
+
+def test_pause_and_resume(live, wires):
+    """Without credit the run sends nothing and searches nothing: the batches that follow
+    the next credit go on from exactly where the search stood while paused."""
     app = live[1]
-    client = clients(auto_credit=False)
-    client.start(start_payload("p", window=3000))
-    assert client.wait(lambda: client.received("p") == 3000, 5)
+    viewer = wires()
+    assert viewer.call("start", start_payload("p", window=3000))["ok"]
+    viewer.read_until(lambda: viewer.received("p") == 3000)
     run = the_run(app, "p")
-    nodes = run.nodes
-    time.sleep(0.5)  # paused: no credit, so no batches and no search
-    assert client.received("p") == 3000
-    assert run.nodes == nodes and run.credit == 0
-    assert [m["seq"] for name, m in client.messages if name == "batch"] == [0, 1, 2]
-    client.emit("credit", {"run": "p", "events": 2500})
-    assert client.wait(lambda: client.received("p") == 5500, 5)
-    time.sleep(0.3)
-    assert client.received("p") == 5500 and run.nodes > nodes
-    ack = client.call("credit", {"run": "p", "events": 20_000})
+    assert wait_until(lambda: run.credit == 0)  # the task has taken all of its credit
+    nodes = run.nodes  # the search's count, read on the server while it is paused
+    viewer.send("credit", {"run": "p", "events": 2500}, ack=False)
+    viewer.read_until(lambda: viewer.received("p") == 5500)
+    batches = batches_of(viewer, "p")
+    assert [b["seq"] for b in batches] == list(range(6))  # the server's order, no gap
+    assert [count_events(b["events"], False) for b in batches] == [1000] * 5 + [500]
+    assert batches[2]["nodes"] == nodes  # the last batch before the pause...
+    assert batches[3]["nodes"] - moves_in(batches[3]) == nodes  # ...and the next go on
+    assert run.nodes > nodes
+    ack = viewer.call("credit", {"run": "p", "events": 20_000})
     assert ack == {"ok": True, "run": "p"}
-    assert client.wait(lambda: client.received("p") == 25_500, 5)
-    assert client.call("stop", {"run": "p"}) == {"ok": True, "run": "p"}
-    assert finish(client, "p", 2)["status"] == "stopped"
+    viewer.read_until(lambda: viewer.received("p") == 25_500)
+    assert viewer.call("stop", {"run": "p"}) == {"ok": True, "run": "p"}
+    viewer.read_until(lambda: viewer.done("p") is not None)
+    assert viewer.done("p")["status"] == "stopped"
+    assert viewer.received("p") == 25_500  # not one event past the credit
 
 
 def test_a_flood_gets_every_acknowledgement_but_few_error_events(clients):
@@ -300,23 +320,23 @@ def test_a_flood_gets_every_acknowledgement_but_few_error_events(clients):
     assert len(rate_errors()) <= int(elapsed) + 1  # at most one error event a second
 
 
-def test_stop_ends_the_task_within_a_second(live, clients):
+def test_stop_ends_the_task_and_done_is_the_runs_last_message(live, wires):
     app = live[1]
-    client = clients()
-    client.start(start_payload("s"))
-    assert client.wait(lambda: client.received("s") > 100_000, 10)
+    viewer = wires(auto_credit=True)
+    assert viewer.call("start", start_payload("s"))["ok"]
+    viewer.read_until(lambda: viewer.received("s") > 100_000)
     thread = the_run(app, "s").thread
-    began = time.monotonic()
-    assert client.call("stop", {"run": "s"}) == {"ok": True, "run": "s"}
-    done = finish(client, "s", 1.0)
-    thread.join(1.0)
+    assert viewer.call("stop", {"run": "s"}) == {"ok": True, "run": "s"}
+    viewer.read_until(lambda: viewer.done("s") is not None)
+    thread.join(GONE)
     assert not thread.is_alive()
-    assert time.monotonic() - began < 1.0
+    done = viewer.done("s")
     assert done["status"] == "stopped" and done["tour"] is None
-    received = client.received("s")
-    time.sleep(0.3)
-    assert client.messages[-1][0] == "done" and client.received("s") == received
-    assert done["nodes"] + done["backtracks"] == received
+    # a later message on the same connection: nothing of the run came between
+    assert viewer.call("stop", {"run": "s"}) == {"ok": True, "run": "s"}  # it has ended
+    names = [frame.name for frame in viewer.of("s")]
+    assert names.count("done") == 1 and names[names.index("done") :] == ["done", "ack"]
+    assert done["nodes"] + done["backtracks"] == viewer.received("s")
 
 
 def test_disconnect_mid_run_ends_its_tasks(live, clients):
@@ -330,7 +350,7 @@ def test_disconnect_mid_run_ends_its_tasks(live, clients):
     assert len(threads) == 2 and all(t.is_alive() for t in threads)
     client.close()
     for thread in threads:
-        thread.join(2)
+        thread.join(GONE)
         assert not thread.is_alive()
     assert runs.live_count() == 0
 

@@ -1,5 +1,5 @@
 """/watch ``seek`` end to end (docs/protocol.md): a python-socketio client over a real
-server, websocket transport.
+server, websocket transport (a bare websocket viewer where the server's order matters).
 
 A seek makes the run's task compute forward with the engine, report ``progress``, send
 a ``snapshot`` at the wanted index (the end when asked) and stream on from there.  The
@@ -24,8 +24,9 @@ from server.i18n import text
 from server.stream.encode import DecodedMove, count_events, decode
 from server.stream.spec import MAX_SEEK_INDEX
 from server.web.watch_socket import registry
+from tests.engine.conftest import require_core
 from tests.support.waiting import wait_until
-from tests.support.watch import WatchClient, client_pool, served, start_payload
+from tests.support.watch import WatchClient, WireViewer, client_pool, served, start_payload
 from tests.tourcheck import assert_tour
 
 SIX = {"rows": 6, "cols": 6, "start": [0, 0], "algorithm": "seed"}
@@ -65,6 +66,13 @@ def clients(live):
     """Open clients on demand; all closed (and every run gone) after the test."""
     with client_pool(*live, SeekClient) as open_client:
         yield open_client
+
+
+@pytest.fixture
+def wires(live):
+    """Viewers that read the server's messages in its order (WireViewer), on demand."""
+    with client_pool(*live, WireViewer) as open_viewer:
+        yield open_viewer
 
 
 @pytest.fixture(scope="module")
@@ -111,13 +119,13 @@ def stand_at(snapshot: dict, counts: bool = False) -> dict:
     return {"path": path, "heat": heat, "nodes": nodes, "backtracks": backtracks}
 
 
-def test_seek_to_the_end_gives_the_final_state_of_the_whole_stream(clients, six_replay):
+def test_seek_to_the_end_gives_the_final_state_of_the_whole_stream(wires, six_replay):
     board, events, final = six_replay
-    client = clients(auto_credit=False)
-    assert client.start(start_payload("a1", window=10, **SIX))["ok"]
-    assert client.call("seek", {"run": "a1", "index": None}) == {"ok": True, "run": "a1"}
-    assert client.wait(lambda: "a1" in client.dones, 30)
-    [snapshot] = client.snapshots
+    viewer = wires()
+    assert viewer.call("start", start_payload("a1", window=10, **SIX))["ok"]
+    assert viewer.call("seek", {"run": "a1", "index": None}) == {"ok": True, "run": "a1"}
+    viewer.read_until(lambda: viewer.done("a1") is not None)
+    [snapshot] = [frame.data for frame in viewer.frames if frame.name == "snapshot"]
     total = len(events) - 1  # the last event is Found
     assert snapshot["index"] == total == final.index == 354_060
     assert snapshot["count"] == total - snapshot["at"] == 100  # the tail to step back through
@@ -129,12 +137,14 @@ def test_seek_to_the_end_gives_the_final_state_of_the_whole_stream(clients, six_
     assert shown["path"] == list(final.path) and shown["heat"] == list(final.heat)
     assert snapshot["max_depth"] <= final.max_depth == 36
     assert_tour(6, 6, shown["path"], start=0)
-    done = client.dones["a1"]
+    done = viewer.done("a1")
     assert (done["status"], done["nodes"], done["backtracks"]) == ("found", 177_048, 177_012)
     assert done["tour"] == shown["path"]
-    # nothing of the run streamed after the snapshot: it stood at the end
-    kinds = [kind for kind, _ in client.messages]
-    assert kinds[kinds.index("snapshot") :] == ["snapshot", "done"]
+    # nothing of the run streamed after the snapshot (in the server's order): it stood
+    # at the end, and the ack of a later message on the connection follows its done
+    assert viewer.call("credit", {"run": "a1", "events": 10})["ok"]
+    names = [frame.name for frame in viewer.of("a1")]
+    assert names[names.index("snapshot") :] == ["snapshot", "done", "ack"]
 
 
 def test_seek_back_gives_the_state_at_that_index_and_streams_on(clients, six_replay):
@@ -172,23 +182,22 @@ def streamed(client: SeekClient, run: str) -> int:
         return sum(count_events(b["events"], False) for b in client.batches.get(run, []))
 
 
-def test_a_seek_while_streaming_lands_exactly_and_streams_to_the_end(clients, six_replay):
+def test_a_seek_while_streaming_lands_exactly_and_streams_to_the_end(wires, six_replay):
     board, events, _ = six_replay
-    client = clients(auto_credit=False, keep=True)
-    assert client.start(start_payload("a1", window=2000, **SIX))["ok"]
-    assert client.wait(lambda: streamed(client, "a1") == 2000, 5)  # paused: no more credit
-    client.auto_credit = True  # from now on every batch is granted back
-    assert client.call("seek", {"run": "a1", "index": 300_000})["ok"]
-    assert client.wait(lambda: "a1" in client.dones, 30)
-    [snapshot] = client.snapshots
+    viewer = wires()
+    assert viewer.call("start", start_payload("a1", window=2000, **SIX))["ok"]
+    viewer.read_until(lambda: viewer.received("a1") == 2000)  # paused: no more credit
+    viewer.auto_credit = True  # from now on every batch is granted back
+    assert viewer.call("seek", {"run": "a1", "index": 300_000})["ok"]
+    viewer.read_until(lambda: viewer.done("a1") is not None)
+    frames = viewer.of("a1")
+    [at] = [i for i, frame in enumerate(frames) if frame.name == "snapshot"]
+    snapshot = frames[at].data
     assert stand_at(snapshot) == replay_state(board, events, 300_000)
-    with client.lock:
-        at = client.messages.index(("snapshot", snapshot))
-        seqs = {m["seq"] for kind, m in client.messages[at:] if kind == "batch"}
-    after = [b for b in client.batches["a1"] if b["seq"] in seqs]
+    after = [frame.data for frame in frames[at:] if frame.name == "batch"]
     assert sum(count_events(b["events"], False) for b in after) == len(events) - 1 - 300_000
     assert (after[-1]["nodes"], after[-1]["backtracks"]) == (177_048, 177_012)
-    assert client.dones["a1"]["status"] == "found"
+    assert viewer.done("a1")["status"] == "found"
 
 
 def test_progress_then_disconnect_cancels_the_computing_task(live, clients):
@@ -296,7 +305,7 @@ def seek_snapshots(client: SeekClient, run: str) -> list[dict]:
     """The snapshots of a seek to the end of 6x6 seed, then of a seek back (``run`` left out)."""
     assert client.start(start_payload(run, window=10, **SIX))["ok"]
     assert client.call("seek", {"run": run, "index": None})["ok"]
-    assert client.wait(lambda: run in client.dones, 120)
+    assert client.wait(lambda: run in client.dones and len(client.snapshots) == 1, 120)
     assert client.call("seek", {"run": run, "index": 123_457, "window": 10})["ok"]
     assert client.wait(lambda: len(client.snapshots) == 2, 30)
     return [{k: v for k, v in s.items() if k != "run"} for s in client.snapshots]
@@ -310,8 +319,7 @@ def engine_of(app, run_id: str) -> str:
 def test_the_python_engine_seeks_to_the_same_snapshots_as_the_compiled_core(
     live, clients, six_replay
 ):
-    if not native.available():
-        pytest.skip("the compiled core is not built")
+    require_core()
     _, app = live
     board, events, final = six_replay
     with native.use("python"):  # the server runs in this process: its runs too

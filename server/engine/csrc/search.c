@@ -1,7 +1,8 @@
 /* The depth-first search of search.py's _walk, as a resumable state machine.
  *
  * step() yields one event at a time (Move, Backtrack, then one final event), in
- * exactly the order _walk yields them.  Three consumers share it:
+ * exactly the order _walk yields them.  Three consumers share it, through the
+ * bindings in search_bindings.c:
  *
  *   Search.__next__       one Python event per call (search_events);
  *   Search.encode_batch   up to n events encoded into the protocol's flat ints
@@ -14,20 +15,17 @@
  * and the dead-end rule's count of short squares.  Unvisited neighbour counts
  * are kept per square, so the pruning rules and Warnsdorff's ordering read one
  * byte where the Python engine sums over the neighbours.
+ *
+ * Only plain C data is touched here (search.h): no Python call, no Python error.
  */
-#include "core.h"
+#include "search.h"
 
 #include <string.h>
 #include <time.h>
 
-enum { EV_ERROR = -1, EV_NONE = 0, EV_MOVE, EV_BACK, EV_FOUND, EV_EXHAUSTED, EV_BUDGET };
-enum { LIMIT_NONE = 0, LIMIT_NODES, LIMIT_TIME };
-enum { PH_INIT = 0, PH_RUN, PH_DONE };
-
 #define NEVER ((int64_t)1 << 62)
 #define CHECK_EVERY_EVENTS 256 /* search.py: CHECK_EVERY_EVENTS */
 #define CHECK_EVERY_FAST 1024  /* search.py: CHECK_EVERY_FAST */
-#define RELEASE_GIL_AFTER 4096 /* events: shorter calls keep the GIL */
 
 double kt_now(void)
 {
@@ -37,14 +35,6 @@ double kt_now(void)
 }
 
 /* -- limits: search.py's _Limits ------------------------------------------------ */
-
-typedef struct {
-    int64_t budget; /* < 0: none */
-    int has_deadline;
-    double deadline;
-    int64_t every;
-    int64_t check_at;
-} Limits;
 
 static void limits_init(Limits *l, int64_t budget, double time_limit, int64_t every)
 {
@@ -73,12 +63,6 @@ static int limits_check(Limits *l, int64_t nodes)
 }
 
 /* -- the depth chart: walker.py's DepthChart -------------------------------------- */
-
-typedef struct {
-    int capacity;
-    int32_t *mins, *maxs;
-    int64_t span, length, fill, events;
-} Chart;
 
 /* The open column is complete: the next event opens another; when the columns fill
  * up, pairs merge and the span doubles. */
@@ -118,66 +102,7 @@ static inline void chart_push(Chart *c, int32_t depth)
         chart_close_column(c);
 }
 
-/* -- the search object ------------------------------------------------------------ */
-
-typedef struct {
-    int32_t cur;
-    int32_t shortv; /* the dead-end rule's short squares at this depth (open tours) */
-    int32_t cands[8];
-    uint8_t onward[8];
-    uint8_t n, pos; /* candidates, and how many were taken */
-    PyObject *cands_obj, *onward_obj; /* the event tuples, made on demand */
-} Frame;
-
-typedef struct {
-    int kind;
-    int32_t sq, depth;
-    int32_t from; /* frame holding the move's candidates; -1 for the root */
-} Step;
-
-typedef struct {
-    PyObject_HEAD
-    Tables *t;
-    int closed, warnsdorff, dead_ends, parity, connect;
-    int start, base, last, size, area;
-    int32_t *prefix; /* the path before the root (base squares) */
-    uint8_t *visited, *adjs, *freecnt;
-    int count_free; /* keep freecnt (Warnsdorff, dead-ends) */
-    int plain;      /* no pruning, no Warnsdorff: the lesson's loop */
-    Frame *frames;
-    int top, nframes;
-    int64_t nodes, backtracks;
-    int64_t budget;
-    double time_limit;
-    Limits lim;
-    int phase;
-    Step queue[4];
-    int qhead, qlen;
-    int final_kind, final_limit, final_tour;
-    int64_t final_nodes, final_backtracks;
-    /* resume */
-    int has_resume;
-    int32_t *rpath;
-    int rlen, rafter;
-    int64_t rnodes, rbacktracks;
-    /* connectivity: flood fill scratch */
-    int32_t *bfs;
-    uint32_t *stamp;
-    uint32_t gen;
-    /* the walker's state */
-    int track;
-    int64_t *heat;
-    int64_t index, wnodes, wbacktracks;
-    int32_t max_depth, plen, after;
-    Chart chart;
-    PyObject *end; /* the final event, once walk/encode_batch reached it */
-    int busy, oom;
-    int objs_hi; /* highest frame that may hold event tuples */
-    int32_t *lpath, *pathpos; /* skip_plain: the path, and each square's place on it */
-    uint8_t *lidx;            /* skip_plain: the next neighbour to try, per depth */
-    int32_t *buf;
-    Py_ssize_t buflen, bufcap;
-} Search;
+/* -- the search's state ------------------------------------------------------------ */
 
 static int frames_reserve(Search *s, int need)
 {
@@ -198,8 +123,6 @@ static int frames_reserve(Search *s, int need)
     s->nframes = cap;
     return 0;
 }
-
-#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 static ALWAYS_INLINE void visit(Search *s, int32_t sq)
 {
@@ -262,14 +185,13 @@ static ALWAYS_INLINE void order_candidates(Search *s, Frame *f)
 static ALWAYS_INLINE int push_frame(Search *s, int32_t sq, int32_t shortv)
 {
     if (s->top + 1 >= s->nframes && frames_reserve(s, s->top + 1) < 0) {
-        s->oom = 1;
+        s->fault = FAULT_MEMORY;
         return -1;
     }
     Frame *g = &s->frames[++s->top];
     g->cur = sq;
     g->shortv = shortv;
-    Py_CLEAR(g->cands_obj); /* NULL whenever the GIL is released */
-    Py_CLEAR(g->onward_obj);
+    g->stale = 1;
     return 0;
 }
 
@@ -423,15 +345,16 @@ static int dequeue(Search *s, Step *ev)
     return ev->kind;
 }
 
-static int fail(Search *s, PyObject *type, const char *fmt, int value)
+static int fail(Search *s, int fault, int32_t sq, int32_t cur)
 {
-    (void)s;
-    PyErr_Format(type, fmt, value);
+    s->fault = fault;
+    s->fault_sq = sq;
+    s->fault_cur = cur;
     return EV_ERROR;
 }
 
 /* _walk from its start to its main loop: limits, root checks, the resumed stack. */
-static int begin(Search *s)
+int kt_search_begin(Search *s)
 {
     s->phase = PH_RUN;
     limits_init(&s->lim, s->budget, s->time_limit, CHECK_EVERY_EVENTS);
@@ -484,8 +407,7 @@ static int begin(Search *s)
         while (f->pos < f->n && f->cands[f->pos] != nxt)
             f->pos++;
         if (f->pos == f->n)
-            return fail(s, kt_classes.board_error,
-                        "the resumed path does not follow the search at %d", nxt);
+            return fail(s, FAULT_RESUME_PATH, nxt, f->cur);
         f->pos++;
         int nd = s->base + s->top + 1;
         int32_t nshort = f->shortv;
@@ -500,11 +422,8 @@ static int begin(Search *s)
     if (s->rafter >= 0) {
         while (f->pos < f->n && f->cands[f->pos] != s->rafter)
             f->pos++;
-        if (f->pos == f->n) {
-            PyErr_Format(kt_classes.board_error,
-                         "the resumed square %d is not a candidate of %d", s->rafter, f->cur);
-            return EV_ERROR;
-        }
+        if (f->pos == f->n)
+            return fail(s, FAULT_RESUME_AFTER, s->rafter, f->cur);
         f->pos++;
     }
     s->nodes = s->rnodes;
@@ -531,7 +450,7 @@ static ALWAYS_INLINE int step_impl(Search *s, Step *ev, const int plain)
             return dequeue(s, ev);
         if (s->phase == PH_DONE)
             return EV_NONE;
-        if (begin(s) < 0) {
+        if (kt_search_begin(s) < 0) {
             s->phase = PH_DONE; /* as a generator that raised: nothing more */
             return EV_ERROR;
         }
@@ -628,414 +547,9 @@ static ALWAYS_INLINE int step_impl(Search *s, Step *ev, const int plain)
     }
 }
 
-static int step(Search *s, Step *ev)
+int kt_search_step(Search *s, Step *ev)
 {
     return s->plain ? step_impl(s, ev, 1) : step_impl(s, ev, 0);
-}
-
-/* -- Python objects ------------------------------------------------------------------- */
-
-static PyObject *int_tuple(const int32_t *items, int n)
-{
-    PyObject *t = PyTuple_New(n);
-    if (!t)
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *v = PyLong_FromLong(items[i]);
-        if (!v) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, v);
-    }
-    return t;
-}
-
-static PyObject *named(PyTypeObject *type, Py_ssize_t n, PyObject **items)
-{
-    /* tuple.__new__(type, items): what search.py's tnew does, without the call */
-    PyObject *obj = type->tp_alloc(type, n);
-    if (!obj) {
-        for (Py_ssize_t i = 0; i < n; i++)
-            Py_XDECREF(items[i]);
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (!items[i]) {
-            for (Py_ssize_t j = i + 1; j < n; j++)
-                Py_XDECREF(items[j]);
-            Py_DECREF(obj);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(obj, i, items[i]);
-    }
-    return obj;
-}
-
-static PyObject *path_tuple(const Search *s, int len)
-{
-    PyObject *t = PyTuple_New(len);
-    if (!t)
-        return NULL;
-    const int resumed = s->phase == PH_INIT && s->has_resume; /* frames not built yet */
-    for (int i = 0; i < len; i++) {
-        int32_t sq = resumed ? s->rpath[i] : i < s->base ? s->prefix[i] : s->frames[i - s->base].cur;
-        PyObject *v = PyLong_FromLong(sq);
-        if (!v) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, v);
-    }
-    return t;
-}
-
-static PyObject *final_event(Search *s)
-{
-    PyObject *items[3];
-    switch (s->final_kind) {
-    case EV_FOUND:
-        items[0] = path_tuple(s, s->base + s->top + 1);
-        items[1] = PyLong_FromLongLong(s->final_nodes);
-        items[2] = PyLong_FromLongLong(s->final_backtracks);
-        return named(kt_classes.found, 3, items);
-    case EV_EXHAUSTED:
-        items[0] = PyLong_FromLongLong(s->final_nodes);
-        items[1] = PyLong_FromLongLong(s->final_backtracks);
-        return named(kt_classes.exhausted, 2, items);
-    default:
-        items[0] = PyUnicode_FromString(s->final_limit == LIMIT_TIME ? "time" : "nodes");
-        items[1] = PyLong_FromLongLong(s->final_nodes);
-        items[2] = PyLong_FromLongLong(s->final_backtracks);
-        return named(kt_classes.budget, 3, items);
-    }
-}
-
-static PyObject *event_object(Search *s, const Step *ev)
-{
-    PyObject *items[4];
-    if (ev->kind == EV_MOVE) {
-        items[0] = PyLong_FromLong(ev->sq);
-        items[1] = PyLong_FromLong(ev->depth);
-        if (ev->from < 0) {
-            items[2] = PyTuple_New(0);
-            items[3] = Py_NewRef(Py_None);
-        } else {
-            Frame *f = &s->frames[ev->from];
-            if (ev->from > s->objs_hi)
-                s->objs_hi = ev->from;
-            if (!f->cands_obj)
-                f->cands_obj = int_tuple(f->cands, f->n);
-            items[2] = Py_XNewRef(f->cands_obj);
-            if (!s->warnsdorff) {
-                items[3] = Py_NewRef(Py_None);
-            } else {
-                if (!f->onward_obj) {
-                    int32_t on[8];
-                    for (int i = 0; i < f->n; i++)
-                        on[i] = f->onward[i];
-                    f->onward_obj = int_tuple(on, f->n);
-                }
-                items[3] = Py_XNewRef(f->onward_obj);
-            }
-        }
-        return named(kt_classes.move, 4, items);
-    }
-    if (ev->kind == EV_BACK) {
-        items[0] = PyLong_FromLong(ev->sq);
-        items[1] = PyLong_FromLong(ev->depth);
-        return named(kt_classes.backtrack, 2, items);
-    }
-    return final_event(s);
-}
-
-static int raise_pending(Search *s)
-{
-    if (s->oom) {
-        s->oom = 0;
-        PyErr_NoMemory();
-    }
-    return -1;
-}
-
-/* Drop the cached event tuples, so the loops may run without the GIL. */
-static void drop_event_tuples(Search *s)
-{
-    for (int i = 0; i <= s->objs_hi && i < s->nframes; i++) {
-        Py_CLEAR(s->frames[i].cands_obj);
-        Py_CLEAR(s->frames[i].onward_obj);
-    }
-    s->objs_hi = -1;
-}
-
-/* -- construction ------------------------------------------------------------------------ */
-
-static int read_squares(PyObject *seq, int area, int32_t **out, int *len)
-{
-    PyObject *fast = PySequence_Fast(seq, "expected a sequence of squares");
-    if (!fast)
-        return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    int32_t *buf = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
-    if (!buf) {
-        Py_DECREF(fast);
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1 && PyErr_Occurred()) {
-            free(buf);
-            Py_DECREF(fast);
-            return -1;
-        }
-        if (v < 0 || v >= area) {
-            free(buf);
-            Py_DECREF(fast);
-            PyErr_Format(PyExc_ValueError, "square %ld is off the board", v);
-            return -1;
-        }
-        buf[i] = (int32_t)v;
-    }
-    Py_DECREF(fast);
-    *out = buf;
-    *len = (int)n;
-    return 0;
-}
-
-static int read_chart(Chart *c, PyObject *frozen, int capacity)
-{
-    long long span, length, fill, events;
-    PyObject *mins, *maxs;
-    if (!PyArg_ParseTuple(frozen, "LLLLOO", &span, &length, &fill, &events, &mins, &maxs))
-        return -1;
-    c->span = span;
-    c->length = length;
-    c->fill = fill;
-    c->events = events;
-    int32_t *vals = NULL;
-    int n = 0;
-    for (int which = 0; which < 2; which++) {
-        if (read_squares(which ? maxs : mins, INT32_MAX, &vals, &n) < 0)
-            return -1;
-        if (n > capacity || length >= capacity || span < 1) {
-            free(vals);
-            PyErr_SetString(PyExc_ValueError, "the depth chart does not fit");
-            return -1;
-        }
-        memcpy(which ? c->maxs : c->mins, vals, (size_t)n * sizeof(int32_t));
-        free(vals);
-    }
-    return 0;
-}
-
-/* Search(tables, path, closed, warnsdorff, dead_ends, parity, connectivity,
- *        node_budget, time_limit, resume, track)
- *
- * ``path``: the validated path (prefix, root last); ``node_budget`` < 0 and
- * ``time_limit`` < 0 mean none; ``resume``: None or (path, after, nodes, backtracks)
- * with after -1 for None; ``track``: None or the walker's state (index, nodes,
- * backtracks, max_depth, heat, chart, chart capacity). */
-static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kw)
-{
-    Tables *t;
-    PyObject *path, *resume, *track;
-    int closed, warns, dead_ends, parity, connect;
-    long long budget;
-    double time_limit;
-    if (!PyArg_ParseTuple(args, "O!OpppppLdOO:Search", &TablesType, &t, &path, &closed, &warns,
-                          &dead_ends, &parity, &connect, &budget, &time_limit, &resume, &track))
-        return NULL;
-    (void)kw;
-    Search *s = (Search *)type->tp_alloc(type, 0);
-    if (!s)
-        return NULL;
-    s->t = (Tables *)Py_NewRef((PyObject *)t);
-    s->closed = closed;
-    s->warnsdorff = warns;
-    s->dead_ends = dead_ends;
-    s->parity = parity;
-    s->connect = connect;
-    s->count_free = warns || dead_ends;
-    s->plain = !warns && !dead_ends && !connect; /* parity acts at the root only */
-    s->budget = budget;
-    s->time_limit = time_limit;
-    s->area = t->area;
-    s->size = t->size;
-    s->last = t->size - 1;
-    s->rafter = -1;
-    s->after = -1;
-    s->objs_hi = -1;
-    int32_t *squares = NULL;
-    int n = 0;
-    if (read_squares(path, t->area, &squares, &n) < 0 || n < 1) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "the path is empty");
-        free(squares);
-        Py_DECREF(s);
-        return NULL;
-    }
-    s->start = squares[0];
-    s->base = n - 1;
-    s->prefix = squares;
-    size_t area = (size_t)t->area;
-    s->visited = calloc(area, 1);
-    s->adjs = calloc(area, 1);
-    s->freecnt = calloc(area, 1);
-    s->bfs = malloc(area * sizeof(int32_t));
-    s->stamp = calloc(area, sizeof(uint32_t));
-    if (!s->visited || !s->adjs || !s->freecnt || !s->bfs || !s->stamp ||
-        frames_reserve(s, 1) < 0) {
-        Py_DECREF(s);
-        return PyErr_NoMemory();
-    }
-    for (int i = 0; i < n; i++)
-        s->visited[squares[i]] = 1;
-    if (closed) {
-        const int32_t *nb = t->nbr + 8 * s->start;
-        for (int i = 0; i < t->deg[s->start]; i++)
-            s->adjs[nb[i]] = 1;
-    }
-    for (int u = 0; u < t->area; u++) {
-        const int32_t *nb = t->nbr + 8 * u;
-        int nfree = 0;
-        for (int i = 0; i < t->deg[u]; i++)
-            nfree += !s->visited[nb[i]];
-        s->freecnt[u] = (uint8_t)nfree;
-    }
-    s->frames[0].cur = squares[n - 1];
-    if (resume != Py_None) {
-        PyObject *rpath;
-        int after;
-        long long rnodes, rback;
-        if (!PyArg_ParseTuple(resume, "OiLL", &rpath, &after, &rnodes, &rback) ||
-            read_squares(rpath, t->area, &s->rpath, &s->rlen) < 0) {
-            Py_DECREF(s);
-            return NULL;
-        }
-        s->has_resume = 1;
-        s->rafter = after;
-        s->rnodes = rnodes;
-        s->rbacktracks = rback;
-        s->nodes = rnodes;
-        s->backtracks = rback;
-        if (s->rlen && s->rlen <= s->base) {
-            Py_DECREF(s);
-            PyErr_SetString(kt_classes.board_error, "the resumed path is shorter than the prefix");
-            return NULL;
-        }
-    }
-    if (track != Py_None) {
-        long long index, wnodes, wback;
-        int max_depth, capacity;
-        PyObject *heat, *chart;
-        if (!PyArg_ParseTuple(track, "LLLiOOi", &index, &wnodes, &wback, &max_depth, &heat,
-                              &chart, &capacity)) {
-            Py_DECREF(s);
-            return NULL;
-        }
-        if (capacity < 2 || capacity % 2) {
-            Py_DECREF(s);
-            PyErr_SetString(PyExc_ValueError, "the chart capacity must be even");
-            return NULL;
-        }
-        s->track = 1;
-        s->index = index;
-        s->wnodes = wnodes;
-        s->wbacktracks = wback;
-        s->max_depth = max_depth;
-        s->plen = s->has_resume ? s->rlen : 0;
-        s->after = s->rafter;
-        s->heat = calloc(area, sizeof(int64_t));
-        s->chart.capacity = capacity;
-        s->chart.mins = calloc((size_t)capacity, sizeof(int32_t));
-        s->chart.maxs = calloc((size_t)capacity, sizeof(int32_t));
-        s->chart.span = 1;
-        if (!s->heat || !s->chart.mins || !s->chart.maxs) {
-            Py_DECREF(s);
-            return PyErr_NoMemory();
-        }
-        PyObject *fast = PySequence_Fast(heat, "heat must be a sequence");
-        if (!fast) {
-            Py_DECREF(s);
-            return NULL;
-        }
-        if (PySequence_Fast_GET_SIZE(fast) != t->area) {
-            Py_DECREF(fast);
-            Py_DECREF(s);
-            PyErr_SetString(kt_classes.board_error, "the walker state belongs to another board");
-            return NULL;
-        }
-        for (Py_ssize_t i = 0; i < t->area; i++) {
-            s->heat[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
-            if (s->heat[i] == -1 && PyErr_Occurred()) {
-                Py_DECREF(fast);
-                Py_DECREF(s);
-                return NULL;
-            }
-        }
-        Py_DECREF(fast);
-        if (chart != Py_None && read_chart(&s->chart, chart, capacity) < 0) {
-            Py_DECREF(s);
-            return NULL;
-        }
-    }
-    return (PyObject *)s;
-}
-
-static void Search_dealloc(Search *s)
-{
-    if (s->frames) {
-        for (int i = 0; i < s->nframes; i++) {
-            Py_XDECREF(s->frames[i].cands_obj);
-            Py_XDECREF(s->frames[i].onward_obj);
-        }
-        free(s->frames);
-    }
-    free(s->prefix);
-    free(s->visited);
-    free(s->adjs);
-    free(s->freecnt);
-    free(s->bfs);
-    free(s->stamp);
-    free(s->rpath);
-    free(s->heat);
-    free(s->chart.mins);
-    free(s->chart.maxs);
-    free(s->buf);
-    free(s->lpath);
-    free(s->lidx);
-    free(s->pathpos);
-    Py_XDECREF(s->end);
-    Py_XDECREF((PyObject *)s->t);
-    Py_TYPE(s)->tp_free((PyObject *)s);
-}
-
-static int enter(Search *s)
-{
-    if (s->busy) {
-        PyErr_SetString(PyExc_ValueError, "the search is already running");
-        return -1;
-    }
-    s->busy = 1;
-    return 0;
-}
-
-/* -- one event at a time: search_events ------------------------------------------------- */
-
-static PyObject *Search_next(Search *s)
-{
-    if (enter(s) < 0)
-        return NULL;
-    Step ev;
-    int kind = step(s, &ev);
-    PyObject *out = NULL;
-    if (kind == EV_ERROR)
-        raise_pending(s);
-    else if (kind != EV_NONE)
-        out = event_object(s, &ev);
-    s->busy = 0;
-    return out;
 }
 
 /* -- many events at once: the walker and the /watch batches ------------------------------- */
@@ -1185,7 +699,7 @@ static Py_ssize_t skip_plain(Search *s, Py_ssize_t n, int64_t *moves)
     /* Rebuild the frames: a frame's candidates are its square's neighbours that were
      * unvisited when it was entered, i.e. not on the path up to it. */
     if (frames_reserve(s, top) < 0) {
-        s->oom = 1;
+        s->fault = FAULT_MEMORY;
         return taken;
     }
     int32_t *pathpos = s->pathpos;
@@ -1207,8 +721,7 @@ static Py_ssize_t skip_plain(Search *s, Py_ssize_t n, int64_t *moves)
         f->n = (uint8_t)k;
         f->pos = (uint8_t)pos;
         f->shortv = 0;
-        Py_CLEAR(f->cands_obj); /* NULL whenever the GIL is released */
-        Py_CLEAR(f->onward_obj);
+        f->stale = 1;
     }
     for (int dd = 0; dd <= top; dd++)
         pathpos[lpath[dd]] = -1;
@@ -1232,7 +745,7 @@ static ALWAYS_INLINE Py_ssize_t take_impl(Search *s, Py_ssize_t n, int encode, i
             int64_t skipped;
             taken += skip_plain(s, n - taken, &skipped);
             m += skipped;
-            if (s->oom) {
+            if (s->fault) {
                 *final = EV_ERROR;
                 break;
             }
@@ -1252,7 +765,7 @@ static ALWAYS_INLINE Py_ssize_t take_impl(Search *s, Py_ssize_t n, int encode, i
             }
             if (encode) {
                 if (buf_reserve(s, 18) < 0) {
-                    s->oom = 1;
+                    s->fault = FAULT_MEMORY;
                     *final = EV_ERROR;
                     break;
                 }
@@ -1283,7 +796,7 @@ static ALWAYS_INLINE Py_ssize_t take_impl(Search *s, Py_ssize_t n, int encode, i
             }
             if (encode) {
                 if (buf_reserve(s, 1) < 0) {
-                    s->oom = 1;
+                    s->fault = FAULT_MEMORY;
                     *final = EV_ERROR;
                     break;
                 }
@@ -1304,330 +817,105 @@ static ALWAYS_INLINE Py_ssize_t take_impl(Search *s, Py_ssize_t n, int encode, i
     return taken;
 }
 
-static Py_ssize_t take(Search *s, Py_ssize_t n, int encode, int counts, int *final,
-                       int64_t *moves)
+Py_ssize_t kt_search_take(Search *s, Py_ssize_t n, int encode, int counts, int *final,
+                          int64_t *moves)
 {
     if (s->plain)
         return take_impl(s, n, encode, counts, final, moves, 1);
     return take_impl(s, n, encode, counts, final, moves, 0);
 }
 
-/* The ints a batch is made of are small (squares of small boards, counts): keep
- * them at hand rather than asking PyLong_FromLong for each. */
-#define SMALL_LOW 400
-#define SMALL_COUNT 800
-static PyObject *small_ints[SMALL_COUNT];
+/* -- setting up and tearing down -------------------------------------------------------- */
 
-int kt_search_ready(void)
+int kt_search_init(Search *s, int32_t *path, int n)
 {
-    for (int i = 0; i < SMALL_COUNT; i++)
-        if (!(small_ints[i] = PyLong_FromLong(i - SMALL_LOW)))
-            return -1;
+    const Tables *t = s->t;
+    s->count_free = s->warnsdorff || s->dead_ends;
+    s->plain = !s->warnsdorff && !s->dead_ends && !s->connect; /* parity acts at the root only */
+    s->area = t->area;
+    s->size = t->size;
+    s->last = t->size - 1;
+    s->rafter = -1;
+    s->after = -1;
+    s->objs_hi = -1;
+    s->start = path[0];
+    s->base = n - 1;
+    s->prefix = path;
+    size_t area = (size_t)t->area;
+    s->visited = calloc(area, 1);
+    s->adjs = calloc(area, 1);
+    s->freecnt = calloc(area, 1);
+    s->bfs = malloc(area * sizeof(int32_t));
+    s->stamp = calloc(area, sizeof(uint32_t));
+    if (!s->visited || !s->adjs || !s->freecnt || !s->bfs || !s->stamp ||
+        frames_reserve(s, 1) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        s->visited[path[i]] = 1;
+    if (s->closed) {
+        const int32_t *nb = t->nbr + 8 * s->start;
+        for (int i = 0; i < t->deg[s->start]; i++)
+            s->adjs[nb[i]] = 1;
+    }
+    for (int u = 0; u < t->area; u++) {
+        const int32_t *nb = t->nbr + 8 * u;
+        int nfree = 0;
+        for (int i = 0; i < t->deg[u]; i++)
+            nfree += !s->visited[nb[i]];
+        s->freecnt[u] = (uint8_t)nfree;
+    }
+    s->frames[0].cur = path[n - 1];
     return 0;
 }
 
-/* Run take() (without the GIL for long runs), then append the buffer to ``out``. */
-static Py_ssize_t take_into(Search *s, Py_ssize_t n, PyObject *out, int counts, int *final,
-                            int64_t *moves)
+int kt_search_track(Search *s, int capacity)
 {
-    int encode = out != Py_None;
-    s->buflen = 0;
-    if (s->phase == PH_INIT && begin(s) < 0) {
-        s->phase = PH_DONE;
-        *final = EV_ERROR;
-        return -1;
-    }
-    Py_ssize_t taken;
-    if (!encode && s->track)
-        drop_event_tuples(s); /* skip_plain rebuilds frames */
-    if (n >= RELEASE_GIL_AFTER) {
-        drop_event_tuples(s);
-        Py_BEGIN_ALLOW_THREADS
-        taken = take(s, n, encode, counts, final, moves);
-        Py_END_ALLOW_THREADS
-    } else {
-        taken = take(s, n, encode, counts, final, moves);
-    }
-    if (*final == EV_ERROR) {
-        raise_pending(s);
-        return -1;
-    }
-    if (encode && s->buflen) {
-        PyObject *ints = PyList_New(s->buflen);
-        if (!ints)
-            return -1;
-        PyObject **items = ((PyListObject *)ints)->ob_item;
-        for (Py_ssize_t i = 0; i < s->buflen; i++) {
-            int32_t x = s->buf[i];
-            PyObject *v;
-            if ((uint32_t)(x + SMALL_LOW) < SMALL_COUNT) {
-                v = small_ints[x + SMALL_LOW];
-                Py_INCREF(v);
-            } else if (!(v = PyLong_FromLong(x))) {
-                Py_DECREF(ints);
-                return -1;
-            }
-            items[i] = v;
-        }
-        Py_ssize_t len = PyList_GET_SIZE(out);
-        int rc = PyList_SetSlice(out, len, len, ints);
-        Py_DECREF(ints);
-        if (rc < 0)
-            return -1;
-    }
-    if (s->bufcap > (1 << 20)) { /* do not keep a huge buffer between calls */
-        free(s->buf);
-        s->buf = NULL;
-        s->bufcap = 0;
-    }
-    if (*final >= EV_FOUND && !s->end) {
-        s->end = final_event(s);
-        if (!s->end)
-            return -1;
-    }
-    return taken;
+    s->track = 1;
+    s->plen = s->has_resume ? s->rlen : 0;
+    s->after = s->rafter;
+    s->heat = calloc((size_t)s->area, sizeof(int64_t));
+    s->chart.capacity = capacity;
+    s->chart.mins = calloc((size_t)capacity, sizeof(int32_t));
+    s->chart.maxs = calloc((size_t)capacity, sizeof(int32_t));
+    s->chart.span = 1;
+    return s->heat && s->chart.mins && s->chart.maxs ? 0 : -1;
 }
 
-static int check_out(PyObject *out)
+void kt_search_free(Search *s)
 {
-    if (out != Py_None && !PyList_CheckExact(out)) {
-        PyErr_SetString(PyExc_TypeError, "out must be a list or None");
-        return -1;
-    }
-    return 0;
+    free(s->frames);
+    free(s->prefix);
+    free(s->visited);
+    free(s->adjs);
+    free(s->freecnt);
+    free(s->bfs);
+    free(s->stamp);
+    free(s->rpath);
+    free(s->heat);
+    free(s->chart.mins);
+    free(s->chart.maxs);
+    free(s->buf);
+    free(s->lpath);
+    free(s->lidx);
+    free(s->pathpos);
 }
-
-/* encode_batch(n, out, counts) -> (taken, moves, final event, END_OF_STREAM or None) */
-static PyObject *Search_encode_batch(Search *s, PyObject *args)
-{
-    Py_ssize_t n;
-    PyObject *out;
-    int counts;
-    if (!PyArg_ParseTuple(args, "nOp:encode_batch", &n, &out, &counts) || check_out(out) < 0)
-        return NULL;
-    if (enter(s) < 0)
-        return NULL;
-    int final;
-    int64_t moves = 0;
-    Py_ssize_t taken = n > 0 ? take_into(s, n, out, counts, &final, &moves) : 0;
-    s->busy = 0;
-    if (taken < 0)
-        return NULL;
-    PyObject *terminal = Py_None;
-    if (n > 0 && final >= EV_FOUND)
-        terminal = s->end;
-    else if (n > 0 && final == EV_NONE && taken < n)
-        terminal = kt_classes.end_of_stream; /* the final event was taken before */
-    return Py_BuildValue("nLO", taken, (long long)moves, terminal);
-}
-
-/* walk(n, out) -> taken: the Walker's advance (requires a tracked search). */
-static PyObject *Search_walk(Search *s, PyObject *args)
-{
-    Py_ssize_t n;
-    PyObject *out;
-    int counts;
-    if (!PyArg_ParseTuple(args, "nOp:walk", &n, &out, &counts) || check_out(out) < 0)
-        return NULL;
-    if (!s->track) {
-        PyErr_SetString(PyExc_ValueError, "this search keeps no walker state");
-        return NULL;
-    }
-    if (s->end || n <= 0)
-        return PyLong_FromLong(0);
-    if (enter(s) < 0)
-        return NULL;
-    int final;
-    int64_t moves;
-    Py_ssize_t taken = take_into(s, n, out, counts, &final, &moves);
-    s->busy = 0;
-    if (taken < 0)
-        return NULL;
-    return PyLong_FromSsize_t(taken);
-}
-
-/* finish() -> the final event, the events in between not made (solve). */
-static PyObject *Search_finish(Search *s, PyObject *unused)
-{
-    (void)unused;
-    if (enter(s) < 0)
-        return NULL;
-    int final = EV_NONE;
-    int64_t moves;
-    s->buflen = 0;
-    if (s->phase == PH_INIT && begin(s) < 0) {
-        s->phase = PH_DONE;
-        s->busy = 0;
-        return NULL;
-    }
-    drop_event_tuples(s);
-    Py_BEGIN_ALLOW_THREADS
-    while (final == EV_NONE && !(s->phase == PH_DONE && !s->qlen))
-        take(s, (Py_ssize_t)1 << 30, 0, 0, &final, &moves);
-    Py_END_ALLOW_THREADS
-    s->busy = 0;
-    if (final == EV_ERROR) {
-        raise_pending(s);
-        return NULL;
-    }
-    if (final < EV_FOUND)
-        Py_RETURN_NONE;
-    return final_event(s);
-}
-
-/* state() -> (index, path, after, nodes, backtracks, max_depth, heat, chart) */
-static PyObject *Search_state(Search *s, PyObject *unused)
-{
-    (void)unused;
-    if (!s->track) {
-        PyErr_SetString(PyExc_ValueError, "this search keeps no walker state");
-        return NULL;
-    }
-    PyObject *path = path_tuple(s, s->plen);
-    PyObject *heat = PyTuple_New(s->area);
-    Chart *c = &s->chart;
-    int cols = (int)(c->length + (c->fill ? 1 : 0));
-    PyObject *mins = int_tuple(c->mins, cols);
-    PyObject *maxs = int_tuple(c->maxs, cols);
-    if (!path || !heat || !mins || !maxs)
-        goto error;
-    for (int i = 0; i < s->area; i++) {
-        PyObject *v = PyLong_FromLongLong(s->heat[i]);
-        if (!v)
-            goto error;
-        PyTuple_SET_ITEM(heat, i, v);
-    }
-    PyObject *after = s->after < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(s->after);
-    return Py_BuildValue("LNNLLiN(LLLLNN)", (long long)s->index, path, after,
-                         (long long)s->wnodes, (long long)s->wbacktracks, s->max_depth, heat,
-                         (long long)c->span, (long long)c->length, (long long)c->fill,
-                         (long long)c->events, mins, maxs);
-error:
-    Py_XDECREF(path);
-    Py_XDECREF(heat);
-    Py_XDECREF(mins);
-    Py_XDECREF(maxs);
-    return NULL;
-}
-
-static PyObject *Search_close(Search *s, PyObject *unused)
-{
-    (void)unused;
-    if (!s->busy && !(s->phase == PH_DONE && !s->qlen)) {
-        s->phase = PH_DONE;
-        s->qlen = 0;
-    }
-    Py_RETURN_NONE;
-}
-
-static PyObject *Search_get_end(Search *s, void *closure)
-{
-    (void)closure;
-    return Py_NewRef(s->end ? s->end : Py_None);
-}
-
-static PyObject *Search_get_counts(Search *s, void *closure)
-{
-    (void)closure;
-    return Py_BuildValue("LLLii", (long long)s->index, (long long)s->wnodes,
-                         (long long)s->wbacktracks, s->max_depth, s->after);
-}
-
-static PyObject *Search_get_path(Search *s, void *closure)
-{
-    (void)closure;
-    int len = s->base + s->top + 1;
-    if (s->phase == PH_INIT && s->has_resume)
-        len = s->rlen;
-    return path_tuple(s, s->track ? s->plen : len);
-}
-
-static PyObject *Search_get_heat(Search *s, void *closure)
-{
-    (void)closure;
-    if (!s->track)
-        Py_RETURN_NONE;
-    PyObject *heat = PyList_New(s->area);
-    if (!heat)
-        return NULL;
-    for (int i = 0; i < s->area; i++) {
-        PyObject *v = PyLong_FromLongLong(s->heat[i]);
-        if (!v) {
-            Py_DECREF(heat);
-            return NULL;
-        }
-        PyList_SET_ITEM(heat, i, v);
-    }
-    return heat;
-}
-
-static PyMethodDef Search_methods[] = {
-    {"encode_batch", (PyCFunction)Search_encode_batch, METH_VARARGS,
-     "encode_batch(n, out, counts) -> (taken, moves, terminal)"},
-    {"walk", (PyCFunction)Search_walk, METH_VARARGS, "walk(n, out, counts) -> taken"},
-    {"finish", (PyCFunction)Search_finish, METH_NOARGS, "finish() -> the final event"},
-    {"state", (PyCFunction)Search_state, METH_NOARGS, "the walker's state as a tuple"},
-    {"close", (PyCFunction)Search_close, METH_NOARGS, "end the stream"},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyGetSetDef Search_getset[] = {
-    {"end", (getter)Search_get_end, NULL, "the final event, once reached", NULL},
-    {"counts", (getter)Search_get_counts, NULL, "(index, nodes, backtracks, max_depth, after)",
-     NULL},
-    {"path", (getter)Search_get_path, NULL, "the path now", NULL},
-    {"heat", (getter)Search_get_heat, NULL, "entries per square", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
-};
-
-PyTypeObject SearchType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "server.engine._core.Search",
-    .tp_basicsize = sizeof(Search),
-    .tp_dealloc = (destructor)Search_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "search.py's _walk as an iterator of events",
-    .tp_iter = PyObject_SelfIter,
-    .tp_iternext = (iternextfunc)Search_next,
-    .tp_methods = Search_methods,
-    .tp_getset = Search_getset,
-    .tp_new = Search_new,
-};
 
 /* -- the plain search without events: search.py's _seed_fast ---------------------------- */
 
-/* solve_seed(tables, path, closed, node_budget, time_limit)
- *   -> (status, tour or None, nodes, backtracks, limit or None) */
-PyObject *kt_search_solve_seed(PyObject *self, PyObject *args)
+const char *kt_seed_solve(const Tables *t, int32_t *path, int base, int closed,
+                          int64_t budget, double time_limit, int64_t *nodes_out,
+                          int64_t *backtracks_out, int *limit_out)
 {
-    (void)self;
-    Tables *t;
-    PyObject *pathobj;
-    int closed;
-    long long budget;
-    double time_limit;
-    if (!PyArg_ParseTuple(args, "O!OpLd:solve_seed", &TablesType, &t, &pathobj, &closed, &budget,
-                          &time_limit))
-        return NULL;
-    int32_t *given;
-    int base;
-    if (read_squares(pathobj, t->area, &given, &base) < 0)
-        return NULL;
     const int size = t->size, area = t->area;
-    int32_t *path = malloc(sizeof(int32_t) * (size_t)(size + 1));
     uint8_t *idx = malloc((size_t)(size + 1));
     uint8_t *visited = calloc((size_t)area, 1);
     uint8_t *adjs = calloc((size_t)area, 1);
-    if (!path || !idx || !visited || !adjs || base < 1 || base > size) {
-        free(given);
-        free(path);
+    if (!idx || !visited || !adjs) {
         free(idx);
         free(visited);
         free(adjs);
-        return base < 1 || base > size ? (PyErr_SetString(PyExc_ValueError, "bad path"), NULL)
-                                       : PyErr_NoMemory();
+        return NULL;
     }
-    memcpy(path, given, sizeof(int32_t) * (size_t)base);
-    free(given);
     for (int i = 0; i < base; i++)
         visited[path[i]] = 1;
     const int start = path[0];
@@ -1644,6 +932,7 @@ PyObject *kt_search_solve_seed(PyObject *self, PyObject *args)
     int64_t nodes = 0, backtracks = 0;
     const char *status = "budget";
     int len = base; /* squares on the path */
+    int64_t check_at = lim.check_at;
     if (limit)
         goto done;
     nodes = 1;
@@ -1657,8 +946,6 @@ PyObject *kt_search_solve_seed(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    Py_BEGIN_ALLOW_THREADS
-    int64_t check_at = lim.check_at;
     idx[len - 1] = 0;
     for (;;) {
         int32_t cur = path[len - 1];
@@ -1709,28 +996,12 @@ PyObject *kt_search_solve_seed(PyObject *self, PyObject *args)
         visited[cur] = 0;
         len--;
     }
-    Py_END_ALLOW_THREADS
-done:;
-    PyObject *tour = Py_None;
-    if (status[0] == 'f') {
-        tour = PyList_New(size);
-        if (!tour)
-            goto fail;
-        for (int i = 0; i < size; i++)
-            PyList_SET_ITEM(tour, i, PyLong_FromLong(path[i]));
-    } else {
-        Py_INCREF(tour);
-    }
-    free(path);
+done:
     free(idx);
     free(visited);
     free(adjs);
-    const char *lname = limit == LIMIT_TIME ? "time" : limit == LIMIT_NODES ? "nodes" : NULL;
-    return Py_BuildValue("sNLLz", status, tour, (long long)nodes, (long long)backtracks, lname);
-fail:
-    free(path);
-    free(idx);
-    free(visited);
-    free(adjs);
-    return NULL;
+    *nodes_out = nodes;
+    *backtracks_out = backtracks;
+    *limit_out = limit;
+    return status;
 }
