@@ -1,13 +1,13 @@
-// The Play page: the server's game (play/api.js) on the board (board/), the side panels
+// The Play page: the server's game (core/api.js) on the board (board/), the side panels
 // around it (play/*.js). The server decides everything; this file only sends intentions
 // (a square, undo, a hint) and shows the answers.
 
 import { Board } from "./board/board.js";
 import { isHole, showGame } from "./board/state.js";
+import { ApiError, api } from "./core/api.js";
 import { t } from "./core/i18n.js";
 import { bindLanguageSwitch, startLanguage } from "./core/language.js";
 import { rowCol, squareName } from "./core/squares.js";
-import { ApiError, api } from "./play/api.js";
 import { isPuzzle, Leaderboard } from "./play/leaderboard.js";
 import { levelFromUrl, levelWon, showLevelError, startLevel } from "./play/level.js";
 import { Setup } from "./play/setup.js";

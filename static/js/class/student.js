@@ -11,7 +11,7 @@
 import { formatNumber, t } from "../core/i18n.js";
 import { startLanguage } from "../core/language.js";
 import { exposeForTests } from "../core/test-hook.js";
-import { Lane } from "../watch/lane.js";
+import { Lane } from "../lanes/lane.js";
 import { RoomFollower } from "./follow.js";
 import { RoomIdentity } from "./identity.js";
 import { LessonStory } from "./lesson.js";

@@ -19,7 +19,7 @@ import { bindProjector } from "../core/projector.js";
 import { MAX_SHAPE_SIDE } from "../core/shape.js";
 import { nameOf } from "../core/squares.js";
 import { exposeForTests } from "../core/test-hook.js";
-import { Lane } from "../watch/lane.js";
+import { Lane } from "../lanes/lane.js";
 import {
   fillBoardForm,
   followShape,
@@ -27,7 +27,7 @@ import {
   laneSettings,
   readBoardForm,
   runParams,
-} from "../watch/setup.js";
+} from "../lanes/setup.js";
 import { TeacherControls } from "./controls.js";
 import { ClassTransport } from "./drive.js";
 import { RoomFollower } from "./follow.js";

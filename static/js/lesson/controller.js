@@ -7,9 +7,9 @@
 // `onChange({chapter, step, id})` tells them where the lesson stands.
 
 import { formatNumber, t } from "../core/i18n.js";
+import { raceVerdict, startRace } from "../lanes/race.js";
+import { windowFor } from "../lanes/speed.js";
 import { FRAME_BUDGET_MS, PlaybackClock, seekPlayers, shownIndex } from "../stream/clock.js";
-import { raceVerdict, startRace } from "../watch/race.js";
-import { windowFor } from "../watch/speed.js";
 import { clampPlace, demoSettings } from "./chapters.js";
 import { showMoves } from "./moves.js";
 
@@ -20,8 +20,8 @@ const MAX_FRAME_S = 0.25; // a frame counts this much playback at most (a hidden
 
 export class LessonController {
   /**
-   * chapters: server/lesson/chapters.json's; lanes: two watch/lane.js Lanes (the second for
-   * races); code: a watch/code-panel.js CodePanel; connection: a WatchConnection;
+   * chapters: server/lesson/chapters.json's; lanes: two lanes/lane.js Lanes (the second for
+   * races); code: a lanes/code-panel.js CodePanel; connection: a WatchConnection;
    * view: {where, title, text, error, verdict} elements.
    */
   constructor({ chapters, lanes, code, connection, view }) {
