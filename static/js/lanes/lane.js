@@ -5,6 +5,7 @@
 import { Board } from "../board/board.js";
 import { markSearch, onward, setHeat, setHoles, setPath } from "../board/state.js";
 import { formatNumber, t } from "../core/i18n.js";
+import { searchNodeBudget } from "../core/limits.js";
 import { nameOf } from "../core/squares.js";
 import { StackPanel } from "../stack/panel.js";
 import { createStack, followPlayer, frameView } from "../stack/state.js";
@@ -16,8 +17,6 @@ import { runParams } from "./setup.js";
 import { DepthChart, Stats } from "./stats.js";
 
 const NARRATE_MS = 250; // playing fast, the narration changes at most this often
-// The server's cap (docs/protocol.md): ⏭ reaches the end of the lesson's 8x8 plain search.
-export const NODE_BUDGET = 300_000_000;
 
 export class Lane {
   /** input: the board takes squares (picking the start); `board.onSquare` gets them. */
@@ -103,7 +102,8 @@ export class Lane {
     this.say(t("watch.ui.narr.connecting"));
     let player;
     try {
-      const params = { ...runParams(settings), node_budget: NODE_BUDGET };
+      // the server's cap, from the page: ⏭ reaches the end of the lesson's 8x8 plain search
+      const params = { ...runParams(settings), node_budget: searchNodeBudget() };
       player = await this.feed.start(connection, params, { window });
     } catch (err) {
       this._fail(err);
