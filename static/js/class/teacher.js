@@ -19,6 +19,7 @@ import { bindProjector } from "../core/projector.js";
 import { MAX_SHAPE_SIDE } from "../core/shape.js";
 import { nameOf } from "../core/squares.js";
 import { exposeForTests } from "../core/test-hook.js";
+import { FrameLoop } from "../lanes/frame-loop.js";
 import { Lane } from "../lanes/lane.js";
 import {
   fillBoardForm,
@@ -248,7 +249,6 @@ function frame(now) {
   transport.update(phase);
   const state = follower.state;
   if (state) quiz.follow({ gen: state.gen, index: follower.target(now) });
-  requestAnimationFrame(frame);
 }
 
 // ---------------------------------------------------------------- the form
@@ -339,7 +339,7 @@ async function boot() {
   quiz.attach(room.socket);
   page.dataset.ready = "true";
   exposeForTests({ lane, room, follower, controls, quiz, story, lessonDriver, tabs });
-  requestAnimationFrame(frame);
+  new FrameLoop(frame).start();
 }
 
 boot();

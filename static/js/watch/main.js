@@ -12,12 +12,13 @@ import { MAX_SHAPE_SIDE } from "../core/shape.js";
 import { nameOf } from "../core/squares.js";
 import { exposeForTests } from "../core/test-hook.js";
 import { CodePanel } from "../lanes/code-panel.js";
+import { countPlayback, drawLanes, FrameLoop, followClock } from "../lanes/frame-loop.js";
 import { Lane } from "../lanes/lane.js";
 import { raceVerdict, startRace } from "../lanes/race.js";
 import { fitSizeFields, followShape, followSize, readBoardForm } from "../lanes/setup.js";
 import { windowFor } from "../lanes/speed.js";
 import { Transport } from "../lanes/transport.js";
-import { FRAME_BUDGET_MS, PlaybackClock, seekPlayers, shownIndex } from "../stream/clock.js";
+import { PlaybackClock, seekPlayers, shownIndex } from "../stream/clock.js";
 import { WatchConnection } from "../stream/connection.js";
 import { applyQuery } from "./query.js";
 
@@ -33,7 +34,6 @@ const clock = new PlaybackClock();
 let connection = null;
 let settings = null; // the running (or previewed) settings
 let starting = false;
-let lastFrame = 0;
 
 // ---------------------------------------------------------------- settings
 function readForm() {
@@ -123,27 +123,18 @@ function showFormError(message) {
 }
 
 // ---------------------------------------------------------------- every frame
-function frame(now) {
-  const dt = lastFrame ? Math.min(0.25, (now - lastFrame) / 1000) : 0;
-  lastFrame = now;
+function frame(now, dt) {
   const current = activeLanes().filter((lane) => lane.player);
-  if (current.length) tick(current, now, dt);
-  requestAnimationFrame(frame);
-}
-
-function tick(current, now, dt) {
-  const shown = players();
-  const moved = seekPlayers(shown, clock.target(now), now + FRAME_BUDGET_MS);
-  clock.tick(now, shownIndex(shown));
+  if (!current.length) return;
+  const moved = followClock(clock, current, now);
   const { playing } = clock;
-  for (const lane of current) lane.countPlayback(now, dt, playing);
+  countPlayback(current, now, dt, playing);
   if (page.dataset.phase === "running" && current.every((lane) => lane.finished)) finish(current);
-  const { fast } = clock;
-  for (const lane of current) {
-    if (!(moved || lane.changed || clock.playing)) continue;
-    lane.updateStatus(clock.playing);
-    lane.draw(now, { fast });
-  }
+  drawLanes(current, now, {
+    playing: clock.playing,
+    fast: clock.fast,
+    all: moved || clock.playing,
+  });
   code.highlight(current[0].tags);
   if (moved || playing) showControls();
 }
@@ -344,7 +335,7 @@ async function boot() {
   bindProjector({ onChange: redraw });
   exposeForTests({ lanes, clock });
   page.dataset.ready = "true";
-  requestAnimationFrame(frame);
+  new FrameLoop(frame).start();
   if (go) startRuns();
 }
 
