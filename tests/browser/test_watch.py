@@ -102,7 +102,7 @@ def test_a_lane_asks_for_the_servers_node_cap_read_from_the_page(page):
     wait_status(page, "running")
     page_cap, asked = page.evaluate(
         """() => [JSON.parse(document.body.dataset.limits).search_nodes,
-                  window.testHook.lanes[0].feed.ack.node_budget]"""
+                  window.testHook.lanes[0].run.ack.node_budget]"""
     )
     assert page_cap == asked == spec.MAX_NODE_BUDGET
 
