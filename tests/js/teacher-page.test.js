@@ -12,19 +12,8 @@ import { settle } from "./support/fake-socket.js";
 const DEMO = { rows: 6, cols: 6, start: [0, 0], algorithm: "seed", closed: false, pruning: false };
 
 function roomState(gen, { seq = 1, speed = 10, settings = DEMO } = {}) {
-  return {
-    gen,
-    seq,
-    control_seq: 0,
-    settings,
-    index: 0,
-    playing: false,
-    speed,
-    frontier: 0,
-    end: null,
-    hold: null,
-    lesson: null,
-  };
+  const clock = { index: 0, playing: false, speed, frontier: 0, end: null, hold: null };
+  return { gen, seq, control_seq: 0, settings, lesson: null, ...clock };
 }
 
 function teacherPage() {
