@@ -15,7 +15,10 @@ import { laneSettings } from "../lanes/setup.js";
 const PROGRESS_AFTER_MS = 250; // out of reach for less than this: not worth a line
 
 export class Stage {
-  /** page: the root element; lane: a Lane (lanes/lane.js); follower: a RoomFollower; progress: {root, text, bar}. */
+  /**
+   * page: the root element; lane: a Lane (lanes/lane.js); follower: a RoomFollower;
+   * progress: {root, text, bar}.
+   */
   constructor({ page, lane, follower, progress }) {
     Object.assign(this, { page, lane, follower, progress });
     // The class's position as the server drew it into the page (templates/board_macros.html),
