@@ -25,6 +25,9 @@ BOARD_LIMITS = {
     "search": {"min": spec.MIN_SIDE, "max": spec.MAX_SIDE},
     "construct": {"min": spec.MIN_SIDE, "max": spec.MAX_SIDE_CONSTRUCT},
 }
+# <body data-limits>: the board sizes, and the most nodes a /watch search may visit (a
+# lane asks for that much, so ⏭ reaches the end of the lesson's 8x8 plain search).
+PAGE_LIMITS = {**BOARD_LIMITS, "search_nodes": spec.MAX_NODE_BUDGET}
 
 
 @bp.app_context_processor
@@ -41,6 +44,7 @@ def inject_language() -> dict:
         "other_lang": _other(lang),
         "t": t,
         "board_limits": BOARD_LIMITS,
+        "page_limits": PAGE_LIMITS,
         "module_preloads": module_preloads,
         "catalogue_versions": {code: catalogue_version(code) for code in LANGS},
         "catalogue_href": catalogue_href,

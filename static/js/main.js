@@ -1,15 +1,17 @@
-// The Play page: the server's game (play/api.js) on the board (board/), the side panels
+// The Play page: the server's game (core/api.js) on the board (board/), the side panels
 // around it (play/*.js). The server decides everything; this file only sends intentions
 // (a square, undo, a hint) and shows the answers.
 
 import { Board } from "./board/board.js";
 import { isHole, showGame } from "./board/state.js";
+import { ApiError, api } from "./core/api.js";
 import { t } from "./core/i18n.js";
 import { bindLanguageSwitch, startLanguage } from "./core/language.js";
 import { rowCol, squareName } from "./core/squares.js";
-import { ApiError, api } from "./play/api.js";
+import { askHint, showMeEnded } from "./play/hints.js";
 import { isPuzzle, Leaderboard } from "./play/leaderboard.js";
 import { levelFromUrl, levelWon, showLevelError, startLevel } from "./play/level.js";
+import { PuzzleLink } from "./play/puzzle-link.js";
 import { Setup } from "./play/setup.js";
 import { ShowMe } from "./play/showme.js";
 import {
@@ -25,6 +27,7 @@ import { WinScreen } from "./play/win.js";
 
 const $ = (selector) => document.querySelector(selector);
 const toast = $("#toast");
+const puzzleLink = new PuzzleLink($("#puzzle-error"));
 
 const board = new Board($("#board"), { kind: "play", input: true, pieces: true });
 const setup = new Setup({
@@ -51,7 +54,7 @@ const showMe = new ShowMe({
   board,
   panel: $("#showme"),
   button: $('.controls [data-action="show-me"]'),
-  onEnd: showMeEnded,
+  onEnd: (result) => showMeEnded(result, { render, showError }),
   onChange: () => store.game && showSide(store.game),
 });
 
@@ -176,58 +179,6 @@ async function chooseStart(square) {
   await apply(api.move(store.game.id, ...square));
 }
 
-async function askHint() {
-  const game = store.game;
-  try {
-    const answer = await api.hint(game.id);
-    setGame(answer.state);
-    const { hint } = answer;
-    store.hint = hint.verdict === "completable" && hint.next ? hint.next : null;
-    if (store.hint) {
-      const square = squareName(hint.next[0], hint.next[1], answer.state.rows);
-      const key = answer.state.status === "new" ? "ui.hint.start" : "ui.hint.next";
-      store.hintMessage = { key, params: { square } };
-    } else if (hint.verdict === "dead") {
-      store.hintMessage = { text: `${t("ui.hint.dead")} ${hint.reason ?? ""}`.trim() };
-    } else {
-      store.hintMessage = { text: hint.reason ?? t("hint.unknown") };
-    }
-    render();
-  } catch (err) {
-    showError(err);
-  }
-}
-
-// ---------------------------------------------------------------- show me
-/**
- * "Show me" counts as a hint when it reveals something: a found move, or the proof that the
- * position is dead. It is counted through POST /hint, which also brings the exact dead
- * warning with its undo offer. A search that gave up or was cancelled is not counted.
- */
-async function showMeEnded(result) {
-  const game = store.game;
-  if (!game) return;
-  if (result.status === "stopped") store.hintMessage ??= { text: result.text };
-  else store.hintMessage = { text: result.text };
-  if (result.status === "found") store.hint = result.next;
-  render();
-  if (result.status !== "found" && result.status !== "exhausted") return;
-  try {
-    const answer = await api.hint(game.id);
-    const now = store.game;
-    if (now.id !== game.id || now.path.length !== game.path.length) return; // moved on
-    setGame(answer.state);
-    if (result.status === "found") {
-      store.hint = result.next; // the search's move: a tour goes through it
-    } else if (answer.hint.verdict === "dead" && answer.hint.reason) {
-      store.hintMessage = { text: `${result.text} ${answer.hint.reason}` };
-    }
-    render();
-  } catch (err) {
-    showError(err);
-  }
-}
-
 // ---------------------------------------------------------------- buttons
 const smooth = () => (matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth");
 
@@ -235,7 +186,7 @@ const actions = {
   "show-me": () => store.game.status === "playing" && showMe.start(store.game),
   undo: () => apply(api.undo(store.game.id, 1)),
   "undo-dead": () => apply(api.undo(store.game.id, warningUndoCount())),
-  hint: askHint,
+  hint: () => askHint({ render, showError }),
   random: () => {
     store.startWarning = null;
     store.pendingStart = null;
@@ -264,7 +215,7 @@ $("#setup").addEventListener("submit", async (event) => {
   store.startWarning = null;
   setup.touched = false;
   if (await apply(api.create(rows, cols, closed))) {
-    leavePuzzleLink();
+    puzzleLink.leave();
     revealStatus();
   }
 });
@@ -277,7 +228,7 @@ bindLanguageSwitch(async () => {
   store.startWarning = null;
   store.pendingStart = null;
   store.hintMessage = null;
-  if (!puzzleError.hidden) sayPuzzleError(await puzzleProblem(puzzleLink()));
+  await puzzleLink.relabel();
   if (store.game) {
     try {
       setGame(await api.get(store.game.id));
@@ -288,79 +239,6 @@ bindLanguageSwitch(async () => {
   }
   setup.refresh();
 });
-
-// ---------------------------------------------------------------- a puzzle link
-// `/?puzzle=<code>` plays that puzzle. A reload goes on with the game the link started
-// (remembered per link, until it is won); a bad code is said above the board, in the
-// page's language, and the page plays its usual board instead.
-const puzzleError = $("#puzzle-error");
-const LINK_KEY = "knights-tour.puzzle-link";
-
-function puzzleLink() {
-  return new URLSearchParams(location.search).get("puzzle");
-}
-
-function leavePuzzleLink() {
-  puzzleError.hidden = true;
-  if (puzzleLink() === null) return;
-  const url = new URL(location.href);
-  url.searchParams.delete("puzzle");
-  history.replaceState(null, "", url);
-}
-
-function linkedGameId(code) {
-  try {
-    const [link, id] = JSON.parse(sessionStorage.getItem(LINK_KEY) ?? "[]");
-    return link === code ? id : null;
-  } catch {
-    return null;
-  }
-}
-
-function rememberLink(code, id) {
-  try {
-    sessionStorage.setItem(LINK_KEY, JSON.stringify([code, id]));
-  } catch {
-    /* private mode: a reload starts the puzzle again */
-  }
-}
-
-/** The server's words on why `code` cannot be played (null: it can); nothing is stored. */
-async function puzzleProblem(code) {
-  try {
-    await api.puzzleLeaderboard(code);
-    return null;
-  } catch (err) {
-    return err instanceof ApiError ? err.message : t("ui.error.network");
-  }
-}
-
-function sayPuzzleError(message) {
-  puzzleError.hidden = !message;
-  puzzleError.textContent = message ? t("ui.puzzle.bad", { error: message }) : "";
-}
-
-/** The game of the page's puzzle link: the one it started, or a new one; null if none. */
-async function puzzleGame(code) {
-  const known = linkedGameId(code);
-  if (known) {
-    try {
-      const game = await api.get(known);
-      if (game.status !== "won") return game;
-    } catch {
-      /* gone: start the puzzle again */
-    }
-  }
-  try {
-    const game = await api.createPuzzle(code);
-    rememberLink(code, game.id);
-    return game;
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    sayPuzzleError(err.message);
-    return null;
-  }
-}
 
 // ---------------------------------------------------------------- start-up
 async function start() {
@@ -374,10 +252,9 @@ async function start() {
       showLevelError(err);
     }
   }
-  const code = levelId ? null : puzzleLink();
-  if (code !== null) {
+  if (!levelId && puzzleLink.code !== null) {
     try {
-      game = await puzzleGame(code);
+      game = await puzzleLink.game();
     } catch (err) {
       showError(err);
     }

@@ -13,6 +13,7 @@ import pytest
 
 from server.engine.board import Board
 from server.engine.search import search_events, solve
+from server.stream import spec
 
 from .conftest import playwright_sync
 from .test_lesson import assert_stat_tiles_whole
@@ -93,6 +94,17 @@ def test_seed_5x5_from_a_corner_to_the_end_matches_the_engine(page):
     assert lane.get_attribute("data-server-nodes") == str(expected.nodes)
     narration = page.locator("[data-side=a] [role=status]").inner_text()
     assert "Tour found" in narration and f"{expected.nodes}" in narration
+
+
+def test_a_lane_asks_for_the_servers_node_cap_read_from_the_page(page):
+    """The lane's run is bounded by spec's cap, which reaches it through <body data-limits>."""
+    open_watch(page, "&test&rows=5&cols=5&speed=1&go=1")
+    wait_status(page, "running")
+    page_cap, asked = page.evaluate(
+        """() => [JSON.parse(document.body.dataset.limits).search_nodes,
+                  window.testHook.lanes[0].run.ack.node_budget]"""
+    )
+    assert page_cap == asked == spec.MAX_NODE_BUDGET
 
 
 def test_pause_step_and_step_back_move_by_exactly_one_event(page):

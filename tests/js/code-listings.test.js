@@ -1,7 +1,7 @@
 // The code panel's listings: every word of a comment in both languages, none in the code.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { JAVA, PYTHON } from "../../static/js/watch/code-listings.js";
+import { JAVA, PYTHON } from "../../static/js/lanes/code-listings.js";
 
 const CJK = /[\u3000-\u9fff\uff00-\uffef]/;
 

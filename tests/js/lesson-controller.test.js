@@ -30,7 +30,7 @@ function fakePlayer(received) {
   };
 }
 
-/** A watch/lane.js Lane stand-in: `start` waits for the test to answer it. */
+/** A lanes/lane.js Lane stand-in: `start` waits for the test to answer it. */
 function fakeLane() {
   return {
     root: { hidden: false, closest: () => ({ dataset: {} }) },

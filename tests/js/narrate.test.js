@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { useCatalogue } from "../../static/js/core/i18n.js";
+import { JAVA, PYTHON } from "../../static/js/lanes/code-listings.js";
+import { speedLabel, speedToStep, stepToSpeed, windowFor } from "../../static/js/lanes/speed.js";
 import { decodeBatch } from "../../static/js/stream/decode.js";
 import { lastEventView } from "../../static/js/stream/last-event.js";
 import { narrateDone, narrateEvent } from "../../static/js/stream/narrate.js";
 import { Player } from "../../static/js/stream/player.js";
-import { JAVA, PYTHON } from "../../static/js/watch/code-listings.js";
-import { speedLabel, speedToStep, stepToSpeed, windowFor } from "../../static/js/watch/speed.js";
 
 const WORDS = {
   en: {

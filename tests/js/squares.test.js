@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { boardLimits, clampSide, fits } from "../../static/js/core/limits.js";
+import { boardLimits, clampSide, fits, searchNodeBudget } from "../../static/js/core/limits.js";
 import {
   countJumps,
   fileName,
@@ -63,4 +63,9 @@ test("board limits are the page's, as the server serves them", () => {
   assert.equal(fits(3, 12, limits.play), true);
   assert.equal(fits(3, 13, limits.play), false);
   assert.equal(fits(3.5, 4, limits.play), false);
+});
+
+test("a search's node cap is the page's, as the server serves it", () => {
+  const body = { dataset: { limits: '{"search": {"min": 3, "max": 30}, "search_nodes": 1234}' } };
+  assert.equal(searchNodeBudget(body), 1234);
 });

@@ -1,8 +1,29 @@
+import html
+import json
+import re
+
+from server.game import rules
+from server.stream import spec
+
+
 def test_index_is_bilingual(client):
     response = client.get("/")
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     assert "马踏棋盘" in page and "Knight's Tour" in page
+
+
+def test_every_page_carries_the_servers_limits(client):
+    """<body data-limits> holds the server's own figures (static/js/core/limits.js reads them)."""
+    for address in ("/", "/watch", "/lesson", "/editor"):
+        page = client.get(address).get_data(as_text=True)
+        found = re.search(r"data-limits='([^']*)'", page)
+        assert found, address
+        limits = json.loads(html.unescape(found.group(1)))
+        assert limits["play"] == {"min": rules.MIN_SIDE, "max": rules.MAX_SIDE}
+        assert limits["search"] == {"min": spec.MIN_SIDE, "max": spec.MAX_SIDE}
+        assert limits["construct"] == {"min": spec.MIN_SIDE, "max": spec.MAX_SIDE_CONSTRUCT}
+        assert limits["search_nodes"] == spec.MAX_NODE_BUDGET
 
 
 def test_unknown_api_route_is_json_404(client):

@@ -1,9 +1,9 @@
-// The teacher's transport bar in a class room (watch/transport.js, as on /watch): play and
+// The teacher's transport bar in a class room (lanes/transport.js, as on /watch): play and
 // pause, step, step back, run to the end, speed and seek. Each sends a control
 // (controls.js) from where the class is; the bar shows the follower's clock: the teacher's
 // own control at once, then the room's state.
 
-import { Transport } from "../watch/transport.js";
+import { Transport } from "../lanes/transport.js";
 import { DRAG_SEND_MS } from "./controls.js";
 
 export class ClassTransport {

@@ -9,9 +9,9 @@
 
 import { Board } from "../board/board.js";
 import { showGame } from "../board/state.js";
+import { api } from "../core/api.js";
 import { formatTime, t } from "../core/i18n.js";
 import { rowCol, squareName } from "../core/squares.js";
-import { api } from "../play/api.js";
 
 /** The puzzle in words: "5×5 open tour from a1", "… any start", "…, 2 holes". */
 export function puzzleText(puzzle) {

@@ -7,19 +7,12 @@
 // A question belongs to its demo's generation and index: once the class has moved on from
 // it (another demo, another lesson step, or a step after the reveal), both pages show the
 // quiz idle again, ready for the next (`follow`). The server decides everything; this
-// panel sends intentions and shows the answers (quiz-board.js puts them on the board).
+// panel sends intentions and shows the answers (quiz-render.js draws the panel,
+// quiz-words.js words it, quiz-board.js puts them on the board).
 
-import { Board } from "../board/board.js";
-import { formatNumber, t } from "../core/i18n.js";
-import { rowCol, squareName } from "../core/squares.js";
-import {
-  answeredShare,
-  outcome,
-  questionPlace,
-  showQuiz,
-  tallyHeat,
-  whyOrder,
-} from "./quiz-board.js";
+import { t } from "../core/i18n.js";
+import { questionPlace } from "./quiz-board.js";
+import { QuizRenderer } from "./quiz-render.js";
 
 const EVENTS = [
   "quiz_question",
@@ -29,7 +22,6 @@ const EVENTS = [
   "quiz_scores",
   "quiz_removed",
 ];
-const MOVED_REASONS = new Set(["backtrack", "sent-ahead", "root", "behind"]);
 
 export class QuizPanel {
   /**
@@ -56,16 +48,18 @@ export class QuizPanel {
       onChange = () => {},
     },
   ) {
-    Object.assign(this, { root, role, call, settings, identity });
-    Object.assign(this, { onHeat, onAnswer, onState, onQuestion, onOk, onChange });
+    Object.assign(this, { root, role, call, identity });
+    Object.assign(this, { onState, onQuestion, onOk, onChange });
     this.$ = (selector) => root.querySelector(selector);
-    this.board = new Board(this.$(".q-board"), {
-      kind: "puzzle",
-      input: role === "student",
-      pieces: true,
-      heat: true,
+    this.renderer = new QuizRenderer(root, {
+      role,
+      identity,
+      settings,
+      onHeat,
+      onAnswer,
+      onRemove: (student, name) => this.remove(student, name),
     });
-    this.board.onSquare = (sq) => this.answer(sq);
+    this.renderer.board.onSquare = (sq) => this.answer(sq);
     this.view = {}; // the server's view of the latest question (student or teacher view)
     this.live = false; // its phase came as it happened (not read back after a reload)
     this.place = "none"; // questionPlace: none | coming | here | past
@@ -73,7 +67,6 @@ export class QuizPanel {
     this.shown = null; // the index this page's board shows
     this.moved = null; // how the class was moved for the question (the ask's answer)
     this.problem = ""; // a refusal's words, until the next success
-    this.status = this.$(".q-status");
     if (role === "teacher") {
       this.playing = () => false; // the page says whether the class plays (the ask's mode)
       this.$("#q-ask").addEventListener("click", () => this.ask());
@@ -82,13 +75,18 @@ export class QuizPanel {
       );
       this.$("#q-why").addEventListener("click", () => this.showWhy());
     } else {
-      this.nameInput = this.$("#q-name");
+      this.nameInput = this.renderer.nameInput;
       this.$("#q-name-form").addEventListener("submit", (event) => {
         event.preventDefault();
         this.enter(this.nameInput.value);
       });
       identity.onChange(() => this._draw());
     }
+  }
+
+  /** The status line (the student's sheet says it in its bar). */
+  get status() {
+    return this.renderer.status;
   }
 
   /**
@@ -266,219 +264,8 @@ export class QuizPanel {
   }
 
   _draw() {
-    const view = this.view;
-    const { question, reveal } = view;
-    const page = this.root;
-    page.dataset.question = question ? String(question.question) : "";
-    page.dataset.index = question ? String(question.index) : "";
-    page.dataset.phase = !question ? "none" : reveal ? "revealed" : "open";
-    page.dataset.place = this.place;
-    page.dataset.mine = view.mine ?? "";
-    page.dataset.answer = reveal ? String(reveal.answer) : "";
-    const size = this.settings?.() || { rows: 8, cols: 8 };
-    this.board.resize(size.rows, size.cols);
-    this.board.root.style.setProperty("--rows", size.rows);
-    this.board.root.style.setProperty("--cols", size.cols);
-    const teacher = this.role === "teacher";
-    const why = reveal ? view.why : null;
-    showQuiz(this.board.state, {
-      question,
-      tally: null,
-      reveal,
-      mine: view.mine,
-      why,
-      legal: !teacher && Boolean(this.identity?.entered),
-    });
-    this.board.draw();
-    // the teacher's tally is drawn on the demo's own board (onHeat), live until the reveal,
-    // then the class's distribution with the right square ringed, for the projector; the
-    // why as a list
-    this.board.root.hidden = teacher || !question;
-    if (teacher) {
-      const counts = question ? (reveal ? reveal.distribution : view.tally?.tally) : null;
-      this.onHeat(counts?.length ? tallyHeat(counts, size.rows * size.cols) : null);
-      this.onAnswer(question && reveal ? reveal.answer : -1);
-    }
-    this._movedLine();
-    this.say(this.problem || this._words(view), Boolean(this.problem));
-    this._distribution(view);
-    this._why(why);
-    if (teacher) this._teacherControls(view);
-    else this._studentParts();
+    const { view, place, moved, problem } = this;
+    this.renderer.draw({ view, place, moved, problem });
     this.onChange();
-  }
-
-  _movedLine() {
-    const line = this.$(".q-moved");
-    const moved = this.view.question ? this.moved : null;
-    const words = moved ? this._movedWords(moved) : "";
-    line.hidden = !words;
-    line.textContent = words;
-    line.dataset.reason = moved?.reason ?? "";
-  }
-
-  /** How the class was moved for the question, in words (null: it was not moved). */
-  _movedWords(moved) {
-    const to = formatNumber(moved.to);
-    if (this.role === "student") return t("class.quiz.moved.student", { to });
-    const head = t(moved.play ? "class.quiz.moved.play" : "class.quiz.moved.jump", { to });
-    if (!MOVED_REASONS.has(moved.reason)) return t("class.quiz.moved.only", { head });
-    return t("class.quiz.moved", { head, reason: t(`class.quiz.moved.${moved.reason}`) });
-  }
-
-  _words(view) {
-    const { question, reveal } = view;
-    if (!question)
-      return t(this.role === "teacher" ? "class.quiz.teacher.idle" : "class.quiz.idle");
-    if (this.role === "teacher") {
-      const tally = view.tally || { answers: 0, students: 0 };
-      const counts = t("class.quiz.count", {
-        answers: formatNumber(tally.answers),
-        students: formatNumber(tally.students),
-      });
-      if (!reveal) {
-        const open = t("class.quiz.teacher.open", { n: question.question });
-        return this.place === "coming"
-          ? `${open} · ${t("class.quiz.teacher.coming", { to: formatNumber(question.index) })}`
-          : `${open} · ${counts}`;
-      }
-      return `${t("class.quiz.revealed", { square: this._name(reveal.answer) })} · ${counts}`;
-    }
-    if (!this.identity.entered) return t("class.quiz.enter-first");
-    if (!reveal) {
-      if (this.place === "coming") return t("class.quiz.coming");
-      return view.mine === null || view.mine === undefined
-        ? t("class.quiz.ask")
-        : t("class.quiz.waiting", { square: this._name(view.mine) });
-    }
-    const result = outcome(reveal, view.mine);
-    return t(`class.quiz.result.${result}`, {
-      square: this._name(reveal.answer),
-      mine: view.mine === null || view.mine === undefined ? "" : this._name(view.mine),
-    });
-  }
-
-  /** The squares chosen, most chosen first: the reveal's for everyone, the tally's for the teacher. */
-  _distribution(view) {
-    const list = this.$(".q-distribution");
-    const counts =
-      view.reveal?.distribution ?? (this.role === "teacher" ? view.tally?.tally : null);
-    list.hidden = !view.question || !counts?.length;
-    list.replaceChildren(
-      ...(counts || []).map(([sq, n]) => {
-        const item = document.createElement("li");
-        item.textContent = t("class.quiz.chose", { square: this._name(sq), n: formatNumber(n) });
-        item.dataset.square = String(sq);
-        item.dataset.count = String(n);
-        if (view.reveal && sq === view.reveal.answer) item.dataset.right = "true";
-        if (sq === view.mine) item.dataset.mine = "true";
-        return item;
-      }),
-    );
-  }
-
-  /** Why the search went there: the candidates in the order it tries them. */
-  _why(why) {
-    const list = this.$(".q-why");
-    const order = whyOrder(why);
-    list.hidden = !order.length;
-    const warnsdorff = why?.algorithm === "warnsdorff";
-    list.dataset.algorithm = why?.algorithm ?? "";
-    list.setAttribute(
-      "aria-label",
-      t(warnsdorff ? "class.quiz.why.warnsdorff" : "class.quiz.why.seed"),
-    );
-    const title = document.createElement("li");
-    title.className = "q-why-title";
-    title.textContent = t(warnsdorff ? "class.quiz.why.warnsdorff" : "class.quiz.why.seed");
-    list.replaceChildren(
-      ...(order.length ? [title] : []),
-      ...order.map(({ square, onward, state }) => {
-        const item = document.createElement("li");
-        item.dataset.square = String(square);
-        item.dataset.state = state;
-        item.textContent =
-          onward === null
-            ? this._name(square)
-            : t("class.quiz.why.onward", { square: this._name(square), n: formatNumber(onward) });
-        return item;
-      }),
-    );
-  }
-
-  _name(sq) {
-    const cols = this.board.cols;
-    const [row, col] = rowCol(sq, cols);
-    return squareName(row, col, this.board.rows);
-  }
-
-  say(text, error = false) {
-    this.status.textContent = text;
-    this.status.classList.toggle("q-error", error);
-  }
-
-  _teacherControls(view) {
-    const open = view.question && !view.reveal;
-    this.$("#q-ask").disabled = Boolean(open);
-    this.$("#q-reveal").disabled = !open;
-    this.$("#q-why").disabled = !view.reveal || Boolean(view.why_shown);
-    const meter = this.$(".q-meter");
-    meter.value = answeredShare(view.tally);
-    meter.hidden = !view.question;
-    this._scores(view.scores);
-  }
-
-  _scores(scores) {
-    const body = this.$(".q-scores tbody");
-    const box = this.$(".q-scores");
-    box.hidden = !scores?.scores.length;
-    if (!scores) return;
-    this.$(".q-scores caption").textContent = t("class.quiz.scores", {
-      n: formatNumber(scores.questions),
-    });
-    body.replaceChildren(
-      ...scores.scores.map((row) => {
-        const tr = document.createElement("tr");
-        for (const value of [row.name, formatNumber(row.right), formatNumber(row.answered)]) {
-          const td = document.createElement("td");
-          td.textContent = value; // names are plain text
-          tr.append(td);
-        }
-        const remove = document.createElement("button");
-        remove.type = "button";
-        remove.className = "btn c-small q-remove";
-        remove.textContent = t("class.quiz.remove");
-        remove.setAttribute("aria-label", t("class.quiz.remove.label", { name: row.name }));
-        remove.addEventListener("click", () => this.remove(row.student, row.name));
-        const cell = document.createElement("td");
-        cell.className = "q-remove-cell";
-        cell.append(remove);
-        tr.append(cell);
-        tr.dataset.student = row.name;
-        tr.dataset.right = String(row.right);
-        return tr;
-      }),
-    );
-  }
-
-  _studentParts() {
-    const view = this.view;
-    const entered = this.identity.entered;
-    const form = this.$("#q-name-form");
-    if (form.hidden === entered && !entered && !this.nameInput.value) {
-      this.nameInput.value = this.identity.savedName;
-    }
-    form.hidden = entered;
-    this.root.dataset.entered = String(entered);
-    const score = this.$(".q-score");
-    score.hidden = !entered || !view.score?.questions;
-    if (view.score) {
-      score.textContent = t("class.quiz.score", {
-        right: formatNumber(view.score.right),
-        n: formatNumber(view.score.questions),
-      });
-      score.dataset.right = String(view.score.right);
-    }
-    this.root.dataset.outcome = outcome(view.reveal, view.mine) || "";
   }
 }

@@ -1,6 +1,7 @@
 // Drawing a class room's demo, the same on the student's and the teacher's page: every
-// frame, the follower stands where the class is and the lane redraws what changed. A line
-// under the board says how far the server's search has got while the page waits for it.
+// frame of the pages' one loop (lanes/frame-loop.js), the follower stands where the class
+// is and the lane redraws what changed. A line under the board says how far the server's
+// search has got while the page waits for it.
 //
 // The page's root element says what it shows in data-* attributes (read by the tests):
 // data-gen, data-pos (the event shown), data-target (the class's index), data-from (the
@@ -8,12 +9,16 @@
 // data-follow (waiting | catching-up | playing | to-the-end | paused | ended).
 
 import { formatNumber, t } from "../core/i18n.js";
-import { laneSettings } from "../watch/setup.js";
+import { drawLanes } from "../lanes/frame-loop.js";
+import { laneSettings } from "../lanes/setup.js";
 
 const PROGRESS_AFTER_MS = 250; // out of reach for less than this: not worth a line
 
 export class Stage {
-  /** page: the root element; lane: a watch Lane; follower: a RoomFollower; progress: {root, text, bar}. */
+  /**
+   * page: the root element; lane: a Lane (lanes/lane.js); follower: a RoomFollower;
+   * progress: {root, text, bar}.
+   */
   constructor({ page, lane, follower, progress }) {
     Object.assign(this, { page, lane, follower, progress });
     // The class's position as the server drew it into the page (templates/board_macros.html),
@@ -56,13 +61,15 @@ export class Stage {
     const moved = follower.tick(now);
     const phase = this._phase();
     if (!this.drawing) return phase;
-    const player = lane.player;
-    if (player && (moved || lane.changed || phase !== this.phase)) {
+    if (lane.player) {
       const { clock } = follower;
       const playing = clock.playing && phase !== "ended";
-      lane.updateStatus(playing);
-      lane.draw(now, { fast: playing && clock.fast });
-      this._expose(player);
+      drawLanes([lane], now, {
+        playing,
+        fast: playing && clock.fast,
+        all: moved || phase !== this.phase,
+        drawn: () => this._expose(lane.player),
+      });
     }
     this.phase = phase;
     this.reveal();

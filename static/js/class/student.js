@@ -11,7 +11,8 @@
 import { formatNumber, t } from "../core/i18n.js";
 import { startLanguage } from "../core/language.js";
 import { exposeForTests } from "../core/test-hook.js";
-import { Lane } from "../watch/lane.js";
+import { FrameLoop } from "../lanes/frame-loop.js";
+import { Lane } from "../lanes/lane.js";
 import { RoomFollower } from "./follow.js";
 import { RoomIdentity } from "./identity.js";
 import { LessonStory } from "./lesson.js";
@@ -73,8 +74,8 @@ function frame(now) {
     if (room?.joined) showFollow(phase);
     followQuiz(now);
   }
-  requestAnimationFrame(frame);
 }
+const loop = new FrameLoop(frame);
 
 /** The quiz follows the class: its sheet opens when the question reaches this board. */
 function followQuiz(now) {
@@ -228,7 +229,8 @@ async function boot() {
   for (const call of pending.splice(0)) call();
   page.dataset.ready = "true";
   exposeForTests({ lane, room, play, follower, quiz, sheet, identity, story });
-  frame(performance.now()); // the class's position, drawn now rather than a frame later
+  loop.frame(performance.now()); // the class's position, drawn now rather than a frame later
+  loop.start();
 }
 
 /** When the server answered this page (performance clock): when its rendered state held. */

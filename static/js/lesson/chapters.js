@@ -35,7 +35,7 @@ export function hashOf(chapters, { chapter, step }) {
   return `#${chapters[chapter].id}/${step + 1}`;
 }
 
-/** A chapter's settings as a lane takes them (watch/setup.js laneSettings, race included). */
+/** A chapter's settings as a lane takes them (lanes/setup.js laneSettings, race included). */
 export function demoSettings(chapter) {
   const s = chapter.settings;
   return {

@@ -7,21 +7,21 @@
 // `onChange({chapter, step, id})` tells them where the lesson stands.
 
 import { formatNumber, t } from "../core/i18n.js";
-import { FRAME_BUDGET_MS, PlaybackClock, seekPlayers, shownIndex } from "../stream/clock.js";
-import { raceVerdict, startRace } from "../watch/race.js";
-import { windowFor } from "../watch/speed.js";
+import { countPlayback, drawLanes, FrameLoop, followClock } from "../lanes/frame-loop.js";
+import { raceVerdict, startRace } from "../lanes/race.js";
+import { windowFor } from "../lanes/speed.js";
+import { PlaybackClock, shownIndex } from "../stream/clock.js";
 import { clampPlace, demoSettings } from "./chapters.js";
 import { showMoves } from "./moves.js";
 
 const FREE_PLAY_SPEED = 10; // events per second when the viewer presses play mid-step
 const BUSY_RETRIES = 8; // a chapter's runs end within a second: the next chapter waits for them
 const BUSY_WAIT_MS = 250;
-const MAX_FRAME_S = 0.25; // a frame counts this much playback at most (a hidden tab's gap)
 
 export class LessonController {
   /**
-   * chapters: server/lesson/chapters.json's; lanes: two watch/lane.js Lanes (the second for
-   * races); code: a watch/code-panel.js CodePanel; connection: a WatchConnection;
+   * chapters: server/lesson/chapters.json's; lanes: two lanes/lane.js Lanes (the second for
+   * races); code: a lanes/code-panel.js CodePanel; connection: a WatchConnection;
    * view: {where, title, text, error, verdict} elements.
    */
   constructor({ chapters, lanes, code, connection, view }) {
@@ -41,7 +41,7 @@ export class LessonController {
     this.onChange = null;
     this.onPlaying = null; // (playing) => ..., when the clock starts or stops
     this.wasPlaying = false;
-    this.lastFrame = 0; // when tick last ran (ms): the playback time its counters add up
+    this.loop = new FrameLoop((now, dt) => this.frame(now, dt)); // the pages' one loop
   }
 
   get chapter() {
@@ -220,38 +220,36 @@ export class LessonController {
   // -------------------------------------------------------------- every frame
   /** Start drawing: one frame per animation frame, as long as the page lives. */
   run() {
-    const frame = (now) => {
-      this.tick(now);
-      requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
+    this.loop.start();
   }
 
+  /** A frame at `now` now, not at the next animation frame (after a change; tests). */
   tick(now) {
-    const dt = this.lastFrame ? Math.min(MAX_FRAME_S, Math.max(0, now - this.lastFrame) / 1000) : 0;
-    this.lastFrame = now;
+    this.loop.frame(now);
+  }
+
+  /** The loop's frame: stop where the step stops, end a finished demo, draw. */
+  frame(now, dt) {
     const current = this.activeLanes().filter((lane) => lane.player);
     if (!current.length) return;
-    const players = current.map((lane) => lane.player);
-    if (this.stopAt !== null && this.clock.target(now) >= this.stopAt) {
-      this.clock.pause(this.stopAt);
+    const { clock } = this;
+    if (this.stopAt !== null && clock.target(now) >= this.stopAt) {
+      clock.pause(this.stopAt);
       this.stopAt = null;
     }
-    const moved = seekPlayers(players, this.clock.target(now), now + FRAME_BUDGET_MS);
-    this.clock.tick(now, shownIndex(players));
-    if (this.clock.playing && current.every((lane) => lane.player.finished || lane.error)) {
-      this.clock.pause(shownIndex(players));
+    const moved = followClock(clock, current, now);
+    if (clock.playing && current.every((lane) => lane.player.finished || lane.error)) {
+      clock.pause(shownIndex(current.map((lane) => lane.player)));
       this.showVerdict(current);
     }
-    for (const lane of current) lane.countPlayback(now, dt, this.clock.playing);
-    const fast = this.clock.fast;
-    for (const lane of current) {
-      if (!(moved || lane.changed || this.clock.playing)) continue;
-      lane.updateStatus(this.clock.playing);
-      lane.draw(now, { fast });
-      if (this.step?.show === "moves") showMoves(lane.board, lane.player.head);
-      else showMoves(lane.board, -1);
-    }
+    countPlayback(current, now, dt, clock.playing);
+    const moves = this.step?.show === "moves";
+    drawLanes(current, now, {
+      playing: clock.playing,
+      fast: clock.fast,
+      all: moved || clock.playing,
+      drawn: (lane) => showMoves(lane.board, moves ? lane.player.head : -1),
+    });
     this.code.highlight(current[0].tags);
     if (this.clock.playing !== this.wasPlaying) {
       this.wasPlaying = this.clock.playing;

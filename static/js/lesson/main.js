@@ -1,14 +1,14 @@
 // The lesson page (/lesson): chapters on the left, the story and its controls, the demo
-// (watch/lane.js with its stack panel) and the code. Buttons, keys and the address all go
+// (lanes/lane.js with its stack panel) and the code. Buttons, keys and the address all go
 // through the controller's `goTo`; the place is kept in the address ("#dfs/2").
 
 import { t } from "../core/i18n.js";
 import { bindLanguageSwitch, startLanguage } from "../core/language.js";
 import { bindProjector } from "../core/projector.js";
 import { exposeForTests } from "../core/test-hook.js";
+import { CodePanel } from "../lanes/code-panel.js";
+import { Lane } from "../lanes/lane.js";
 import { WatchConnection } from "../stream/connection.js";
-import { CodePanel } from "../watch/code-panel.js";
-import { Lane } from "../watch/lane.js";
 import { hashOf, nextPlace, parseHash, prevPlace } from "./chapters.js";
 import { LessonController } from "./controller.js";
 

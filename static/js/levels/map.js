@@ -1,9 +1,9 @@
 // The level map (/levels): the server draws the chapters and tiles with the player's stars;
 // this module only moves progress between devices (export a signed code, import one).
 
+import { ApiError } from "../core/api.js";
 import { t } from "../core/i18n.js";
 import { startLanguage } from "../core/language.js";
-import { ApiError } from "../play/api.js";
 
 const $ = (selector) => document.querySelector(selector);
 const result = $("#lv-transfer-result");

@@ -1,9 +1,9 @@
 // The Play page's leaderboard of the current board and mode: runs without hints, and
 // those with. Names are plain text, never markup.
 
+import { api } from "../core/api.js";
 import { t } from "../core/i18n.js";
 import { fillRanking } from "../core/ranking.js";
-import { api } from "./api.js";
 
 export class Leaderboard {
   /** board: the heading's board line; unassisted, assisted: the two lists. */

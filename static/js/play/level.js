@@ -2,8 +2,8 @@
 // show the level's name and best stars above the board, and after the win the stars this
 // run earned and the way to the next level. The server decides the stars; this only shows.
 
+import { api } from "../core/api.js";
 import { t } from "../core/i18n.js";
-import { api } from "./api.js";
 
 const $ = (selector) => document.querySelector(selector);
 const KEY = "knights-tour.level.";

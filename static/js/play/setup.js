@@ -2,10 +2,10 @@
 // limits) and the mode. Each choice is checked against the theory (GET /api/theory) before
 // play: the sizes where the chosen mode has no tour are marked, with the reason.
 
+import { api } from "../core/api.js";
 import { getLang, t } from "../core/i18n.js";
 import { boardLimits, fits } from "../core/limits.js";
 import { squareName } from "../core/squares.js";
-import { api } from "./api.js";
 import { isPuzzle } from "./leaderboard.js";
 
 const PRESETS = { "5x5": [5, 5], "6x6": [6, 6], "8x8": [8, 8] };

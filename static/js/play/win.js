@@ -2,9 +2,9 @@
 // puts the run on the leaderboard (the server checks the win and ranks it).
 
 import { Replay } from "../board/replay.js";
+import { api } from "../core/api.js";
 import { formatTime, t } from "../core/i18n.js";
 import { shareApi } from "../share/api.js";
-import { api } from "./api.js";
 
 const $ = (selector) => document.querySelector(selector);
 const NAME_KEY = "knights-tour.name";

@@ -1,8 +1,8 @@
 // The share pages' few calls (docs/api.md, docs/daily.md): refusals arrive as the Play
 // page's ApiError, with the server's words in the page's language.
 
+import { ApiError } from "../core/api.js";
 import { getLang } from "../core/i18n.js";
-import { ApiError } from "../play/api.js";
 
 async function request(method, path, body) {
   const init = { method, headers: { Accept: "application/json" } };

@@ -4,11 +4,11 @@
 
 import { Board } from "../board/board.js";
 import { setHoles } from "../board/state.js";
+import { ApiError } from "../core/api.js";
 import { t } from "../core/i18n.js";
 import { bindLanguageSwitch, startLanguage } from "../core/language.js";
 import { fillRanking } from "../core/ranking.js";
 import { squareName } from "../core/squares.js";
-import { ApiError } from "../play/api.js";
 import { saveGameId } from "../play/store.js";
 import { shareApi } from "./api.js";
 

@@ -2,7 +2,7 @@
 // ?rows=6&cols=6&start=r,c&algorithm=seed&b=warnsdorff&closed=1&pruning=1&speed=10|max&go=1
 // and ?puzzle=<shape or puzzle code> (server/engine/shape.py), which decides the board.
 
-import { followShape, setRadio, syncPreset } from "./setup.js";
+import { followShape, setRadio, syncPreset } from "../lanes/setup.js";
 
 /**
  * Put the address's settings on `form`. Returns {go, start, speed}: whether to start at

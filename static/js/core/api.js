@@ -2,7 +2,7 @@
 // the server's authoritative state. Requests that change a game run one after the
 // other, in the order the player made them.
 
-import { getLang } from "../core/i18n.js";
+import { getLang } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(message, status, code) {

@@ -104,6 +104,19 @@ export function followSize(form, target) {
   }
 }
 
+/**
+ * Keep the form's fields in step after a change to `target`: a preset clears the shape (a
+ * preset is a plain rectangle), a shape decides the size, a size picks its preset.
+ */
+export function followFormChange(form, target) {
+  if (target.name === "preset" && form.elements.shape.value) {
+    form.elements.shape.value = "";
+    followShape(form);
+  }
+  if (target.name === "shape") followShape(form);
+  followSize(form, target);
+}
+
 /** Lane settings (start is a square index) -> a run's parameters (start is [row, col]). */
 export function runParams(settings) {
   return {
