@@ -32,13 +32,13 @@ from .search import Resume, search_events, tracked_search
 
 __all__ = ["CHART_COLUMNS", "DepthChart", "Walker", "WalkerState"]
 
-CHART_COLUMNS = 256  # as static/js/watch/stats.js: DepthChart's default
+CHART_COLUMNS = 256  # as static/js/lanes/stats.js: DepthChart's default
 
 
 class DepthChart:
     """Depth over the event index in at most ``capacity`` columns of (min, max).
 
-    The browser's ``DepthChart`` (static/js/watch/stats.js) step for step: each
+    The browser's ``DepthChart`` (static/js/lanes/stats.js) step for step: each
     column spans ``span`` consecutive events; when the columns fill up, pairs merge
     and ``span`` doubles, so any run fits and the state stays small.
     """

@@ -28,7 +28,7 @@ CHAPTERS: list[dict] = load_chapters()
 
 
 def run_payload(settings: dict, run: str = "lesson", algorithm: str | None = None) -> dict:
-    """The /watch `start` a chapter's demo sends (static/js/watch/setup.js runParams)."""
+    """The /watch `start` a chapter's demo sends (static/js/lanes/setup.js runParams)."""
     return {
         "run": run,
         "rows": settings["rows"],

@@ -54,7 +54,7 @@ def reference(rows, cols, start, algorithm, closed, pruning, limit=6000):
 
 
 def chart_of(depths, capacity=CHART_COLUMNS):
-    """static/js/watch/stats.js DepthChart.push, transcribed line by line."""
+    """static/js/lanes/stats.js DepthChart.push, transcribed line by line."""
     mins, maxs = [0] * capacity, [0] * capacity
     span = length = fill = 0
     span = 1

@@ -1,5 +1,5 @@
 // What the server accepts, as every page serves it in <body data-limits> from the server's
-// own rules (server/game/rules.py for games and puzzles, server/stream/spec.py for searches
+// own rules (server/game/rules.py for games and puzzles, server/stream/fields.py for searches
 // and the construction; server/web/pages.py puts them there), so a form never offers what
 // the server refuses and no figure of the server's is copied here.
 
