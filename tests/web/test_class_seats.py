@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.classroom import service
 from server.classroom.hub import Hub, Seats
+from server.classroom.messages import ClassError
 from tests.support.classes import Clients, refusal, seats_taken, serve
 
 # -- seats ---------------------------------------------------------------------------------------
@@ -88,7 +88,7 @@ def test_the_default_seats_fit_a_class_of_two_hundred_behind_one_address():
     members = [rooms.connect(f"s{i}", "en", "10.9.9.9") for i in range(251)]
     for member in members[:250]:
         rooms.join(member, "CLASSA", "student")
-    with pytest.raises(service.ClassError) as refused:
+    with pytest.raises(ClassError) as refused:
         rooms.join(members[250], "CLASSA", "student")
     assert refused.value.key == "class.error.full.room-address"
     teacher = rooms.connect("t", "en", "10.9.9.9")

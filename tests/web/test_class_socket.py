@@ -16,8 +16,9 @@ import urllib.request
 import pytest
 
 from server.app import create_app
-from server.classroom import service
+from server.classroom import clock, rooms
 from server.classroom.models import ClassRoom
+from server.classroom.room_messages import MAX_INDEX, MAX_SPEED
 from server.db import db
 from server.engine.board import Board
 from server.engine.search import solve
@@ -72,9 +73,9 @@ def members(live):
     assert wait_until(lambda: not hub(app).live_feeds(), 5)
 
 
-def open_room(app) -> service.Opened:
+def open_room(app) -> rooms.Opened:
     with app.app_context():
-        return service.open_room()
+        return rooms.open_room()
 
 
 def teacher_of(members, app, **kwargs):
@@ -128,10 +129,10 @@ def test_open_a_room_over_http(live):
         location = err.headers["Location"]
     path, token = location.split("#token=")
     code = path.rstrip("/").split("/")[-2]
-    assert len(code) == service.CODE_LENGTH and set(code) <= set(service.CODE_ALPHABET)
+    assert len(code) == rooms.CODE_LENGTH and set(code) <= set(rooms.CODE_ALPHABET)
     with app.app_context():
         room = db.session.get(ClassRoom, code)
-        assert room.token_hash == service.hash_token(token) and token not in room.token_hash
+        assert room.token_hash == rooms.hash_token(token) and token not in room.token_hash
     with urllib.request.urlopen(f"{url}/class/{code}") as page:
         assert page.status == 200
     with urllib.request.urlopen(f"{url}/class/{code.lower()}/qr.svg") as qr:
@@ -406,7 +407,7 @@ def test_a_late_joiner_gets_a_snapshot_of_where_the_class_is(live, members):
     follows(late, 700, settings)
     stale = late.call("sync", {"gen": teacher.gen - 1, "index": 3})
     assert stale["error"]["code"] == "stale" and stale["error"]["state"]["gen"] == teacher.gen
-    beyond = {"gen": teacher.gen, "index": service.MAX_INDEX + 1}  # past the cap: refused
+    beyond = {"gen": teacher.gen, "index": MAX_INDEX + 1}  # past the cap: refused
     for bad in (
         {"gen": teacher.gen},
         {"gen": teacher.gen, "index": -1},
@@ -457,7 +458,7 @@ def test_controls_apply_in_order_however_they_arrive(live, members):
 
 def _room_index(app, code: str) -> int:
     with app.app_context():
-        return service.public_state(service.find_room(code), service.now())["index"]
+        return clock.public_state(rooms.find_room(code), rooms.now())["index"]
 
 
 def test_the_controls_are_checked(live, members):
@@ -470,10 +471,10 @@ def test_the_controls_are_checked(live, members):
         {**good, "seq": 0},
         {**good, "seq": "7"},
         {**good, "index": -1},
-        {**good, "index": service.MAX_INDEX + 1},
+        {**good, "index": MAX_INDEX + 1},
         {**good, "playing": 1},
         {**good, "speed": 0},
-        {**good, "speed": service.MAX_SPEED + 1},
+        {**good, "speed": MAX_SPEED + 1},
         {**good, "speed": True},
         {k: v for k, v in good.items() if k != "seq"},
     ):
@@ -509,7 +510,7 @@ def test_rooms_expire_after_inactivity(live, members):
     student, _ = student_of(members, opened.code)
     with app.app_context():
         room = db.session.get(ClassRoom, opened.code)
-        room.last_active -= service.DEFAULT_TTL + 1
+        room.last_active -= rooms.DEFAULT_TTL + 1
         db.session.commit()
     assert teacher.call("heartbeat")["error"]["code"] == "expired"
     assert student.call("heartbeat")["error"]["code"] == "unknown-room"  # deleted by now
