@@ -10,15 +10,23 @@ two server processes do.
 
 from __future__ import annotations
 
+import threading
+from functools import partial
+
 import pytest
 
-from server.classroom import clock, lease, rooms
+from server.app import create_app
+from server.classroom import clock, lease, quiz, rooms
 from server.classroom.feed import RoomFeed, where_the_class_is
+from server.classroom.models import ClassRoom
+from server.db import db
 from server.stream.timeline import SNAPSHOT_TAIL
 from tests.support.follower import (
     SIX_BY_SIX,
     Position,
     events_held,
+    first_index,
+    next_event,
     reference,
 )
 
@@ -227,3 +235,98 @@ def test_a_member_joining_gets_where_the_class_is(feeds):
     assert snapshot["count"] == SNAPSHOT_TAIL  # paused: nothing past the index
     assert feed.read(room, 5_000)["index"] == 1_234  # nor when asked further
     assert rooms.find_room(code).sent_upto == 1_234  # what it carries counts as sent
+
+
+def test_a_question_asked_on_another_process_during_a_tick_stops_the_feed_there(
+    feeds, app, monkeypatch
+):
+    """The race the hold guards against, played out: the owner's tick has read the room
+    (no question open) and is about to send a second of play ahead, when a teacher on
+    another process asks.  The feed sends up to the question, not one event past it; the
+    other process's reads stop there too; after the reveal the feed goes on."""
+    code, gen = demo(SIX_BY_SIX)
+    owner, hub = feeds(code, "a")
+    other, _ = feeds(code, "b")
+    control(code, 3, playing=True, speed=400.0)
+    owner._tick()
+    sent = events_held(hub.sent, False)
+    assert sent >= 403  # a second of play ahead of the class
+    control(code, 50, playing=True, speed=400.0)  # the feed will want about 450 next
+    teacher_process = create_app({"TESTING": True, "INSTANCE_PATH": app.instance_path})
+    asked: list[tuple[int, int, int]] = []  # the question: (number, index, answer)
+    real_claim = lease.claim_sent
+
+    def ask(room_code: str) -> None:
+        with teacher_process.app_context():
+            room = rooms.find_room(room_code)
+            question = quiz.ask(room, rooms.now(), partial(other.find_question, room)).question
+            asked.append((question.number, question.idx, question.answer))
+
+    def claim_after_an_ask(room_code: str, demo_gen: int, upto: int) -> int:
+        if not asked:
+            assert upto > sent  # the feed was about to send further
+            teacher = threading.Thread(target=ask, args=(room_code,))
+            teacher.start()
+            teacher.join(30)
+        return real_claim(room_code, demo_gen, upto)
+
+    monkeypatch.setattr(lease, "claim_sent", claim_after_an_ask)
+    owner._tick()
+    monkeypatch.undo()
+    number, k, answer = asked[0]
+    assert k == first_index(SIX_BY_SIX, lambda e: e >= 0, start=sent)  # where nobody holds
+    assert answer == next_event(SIX_BY_SIX, k)
+    assert events_held(hub.sent, False) == k  # up to the question, not past it
+    assert stands_at(follow(hub.sent), k)
+    room = rooms.find_room(code)
+    assert room.held_at == k and room.sent_upto == k
+    for index in (k, k + 1, k + 500):
+        read = other.read(room, index)
+        assert read["at"] + read["count"] <= k
+    owner._tick()  # the class stands at the question now
+    assert events_held(hub.sent, False) == k
+    quiz.reveal(room, number, rooms.now())
+    control(code, k + 20)
+    owner._tick()
+    assert stands_at(follow(hub.sent), k + 20)
+    assert db.session.get(ClassRoom, code).sent_upto == k + 20
+    assert gen == room.gen
+
+
+def test_a_snapshot_read_as_a_question_is_asked_elsewhere_stops_at_the_question(
+    feeds, app, monkeypatch
+):
+    """A member's sync far ahead of a playing class, read by a process without the search,
+    while a teacher on a third process asks: the snapshot it gets stands at the question,
+    not where it asked for."""
+    code, _gen = demo(SIX_BY_SIX)
+    owner, _ = feeds(code, "a")
+    other, _ = feeds(code, "b")
+    owner._tick()  # a takes the search: b reads from its own replica
+    control(code, 50, playing=True, speed=400.0)
+    room = rooms.find_room(code)  # as the sync's handler read it: no question open
+    teacher_process = create_app({"TESTING": True, "INSTANCE_PATH": app.instance_path})
+    asked: list[int] = []
+    real_claim = lease.claim_sent
+
+    def ask() -> None:
+        with teacher_process.app_context():
+            fresh = rooms.find_room(code)
+            asked.append(
+                quiz.ask(fresh, rooms.now(), partial(other.find_question, fresh)).question.idx
+            )
+
+    def claim_after_an_ask(room_code: str, demo_gen: int, upto: int) -> int:
+        if not asked:
+            teacher = threading.Thread(target=ask)
+            teacher.start()
+            teacher.join(30)
+        return real_claim(room_code, demo_gen, upto)
+
+    monkeypatch.setattr(lease, "claim_sent", claim_after_an_ask)
+    snapshot = other.read(room, 450)  # the class's index and its lead: about 450
+    monkeypatch.undo()
+    k = asked[0]
+    assert k < 450 and snapshot["index"] == k
+    assert snapshot["at"] + snapshot["count"] == k
+    assert stands_at(Position(snapshot, False), k)
