@@ -2,19 +2,20 @@
 
 Every process that has members of a room runs a :class:`RoomFeed` for it, but only
 the one holding the room's lease (``class_rooms.owner``, renewed every second, lost
-after :data:`LEASE_SECONDS`) runs the search: its :class:`~server.stream.timeline.Timeline`
-computes ahead of the class, stores checkpoints in the database and broadcasts to
-the Socket.IO room (through the message queue, to members on every process):
+after :data:`LEASE_SECONDS`, server/classroom/lease.py) runs the search: its
+:class:`~server.stream.timeline.Timeline` computes ahead of the class, stores
+checkpoints in the database and broadcasts to the Socket.IO room (through the message
+queue, to members on every process), paced as server/classroom/pacing.py says:
 
 * ``feed`` ``{gen, at, events}``: the encoded events from index ``at`` on: while the
   class plays, a little ahead of where it is, so a play shows at once everywhere;
   while it is paused, nothing past its index (a quiz question is asked where the
-  class is, and nobody may hold the answer: see :func:`service.claim_sent`);
+  class is, and nobody may hold the answer: see :func:`.lease.claim_sent`);
 * ``snapshot`` ``{gen, index, at, path, ..., events}``: where a viewer must stand
   when the class jumped (a seek, "jump to the end"), and, while the demo plays
-  faster than :data:`STREAM_MAX_SPEED`, a keyframe a few times a second instead of
-  every event (nobody can follow thousands of moves a second; a phone on school
-  Wi-Fi should not have to receive them);
+  faster than :data:`.pacing.STREAM_MAX_SPEED`, a keyframe a few times a second
+  instead of every event (nobody can follow thousands of moves a second; a phone on
+  school Wi-Fi should not have to receive them);
 * ``state`` once the search has ended, so everyone knows the end.
 
 The others watch the lease and take the search over when the owner is gone: they
@@ -29,14 +30,14 @@ No Flask here: the web layer passes ``emit``, ``start_task`` and ``in_context``.
 from __future__ import annotations
 
 import logging
-import math
 import threading
 import time
 
 from ..db import is_busy
 from ..stream.timeline import SNAPSHOT_TAIL, Timeline
-from . import quiz, service
-from .service import ClassError
+from . import clock, lease, quiz, rooms
+from .messages import ClassError
+from .pacing import end_total, lead, lookahead, streaming
 
 LEASE_SECONDS = 3.0  # a lease not renewed for this long can be taken over
 RENEW_EVERY = 1.0
@@ -46,11 +47,6 @@ FAST_TICK = 0.2  # keyframes: five a second
 IDLE_TICK = 0.25  # paused: how soon a control from another process is noticed
 SLICE_SECONDS = 0.1  # computing done between two ticks
 KEYFRAME_DELAY = 0.4  # a run to the end shorter than this sends only where it ended
-STREAM_MAX_SPEED = 500.0  # events per second; faster is shown by keyframes
-PAUSED_AHEAD = 200  # events computed ahead of a paused class (none is sent ahead)
-AHEAD_SECONDS = 1.0  # ... and sent ahead of a playing one, in seconds of play: four ticks
-MAX_AHEAD = 2_000
-MIN_LEAD = 2  # events sent ahead of a slowly playing class at least
 FEED_BATCH = 1_000  # events per feed message at most
 REPORT_EVERY = 1.0  # seconds between progress records while streaming
 RUN_TO_END = 10**12
@@ -58,48 +54,11 @@ RUN_TO_END = 10**12
 log = logging.getLogger(__name__)
 
 
-def streaming(state: dict) -> bool:
-    """Whether members get every event (False: keyframes while it plays fast)."""
-    speed = state["speed"]
-    return not state["playing"] or (speed is not None and speed <= STREAM_MAX_SPEED)
-
-
-def lookahead(state: dict) -> int:
-    """How many events the search computes ahead of the class's index."""
-    if not streaming(state):
-        return 0
-    if not state["playing"]:
-        return PAUSED_AHEAD
-    return min(MAX_AHEAD, max(PAUSED_AHEAD, int(state["speed"] * AHEAD_SECONDS)))
-
-
-def lead(state: dict, end: int | None = None) -> int:
-    """How many events members are sent ahead of the class's index: about a second of
-    play while it plays, none while it is paused (a question is asked there).
-
-    Once the search's ``end`` (its total of events) is known, never more than half of
-    what remains: whenever the teacher pauses, some event the class was not sent is
-    left, so a question can be asked ahead of the class (a 64-event Warnsdorff tour
-    would otherwise be sent whole at its first tick).
-    """
-    if not streaming(state) or not state["playing"]:
-        return 0
-    ahead = min(MAX_AHEAD, max(MIN_LEAD, math.ceil(state["speed"] * AHEAD_SECONDS)))
-    if end is not None:
-        ahead = min(ahead, max(0, (end - state["index"]) // 2))
-    return ahead
-
-
-def end_total(state: dict) -> int | None:
-    """The search's total of events once the room knows it."""
-    return state["end"]["total"] if state["end"] is not None else None
-
-
 def where_the_class_is(room, feed: RoomFeed | None) -> tuple[dict, dict | None]:
     """The room's state now and the snapshot at its index: what a member joining is given,
     in the join's answer and in the students' page rendered before it.  Without the room's
     feed on this process there is no snapshot (the join brings it)."""
-    state = service.public_state(room, service.now())
+    state = clock.public_state(room, rooms.now())
     return state, (feed.read(room, state["index"]) if feed is not None else None)
 
 
@@ -169,9 +128,9 @@ class RoomFeed:
             self.finished.set()
 
     def _room_is_gone(self) -> bool:
-        service.rollback()
+        rooms.rollback()
         try:
-            service.find_room(self.code, ttl=self.hub.ttl)
+            rooms.find_room(self.code, ttl=self.hub.ttl)
         except ClassError:
             self._stopped.set()
             return True
@@ -179,7 +138,7 @@ class RoomFeed:
 
     def _retire(self) -> None:
         if self.owner:
-            service.release_lease(self.code, self.hub.process)
+            lease.release(self.code, self.hub.process)
             self.owner = False
         for timeline in (self.timeline, self._replica):
             if timeline is not None:
@@ -187,15 +146,15 @@ class RoomFeed:
 
     # -- one tick ----------------------------------------------------------------------------
     def _tick(self) -> float:
-        at = service.now()
+        at = rooms.now()
         try:
-            room = service.find_room(self.code, at, self.hub.ttl)
+            room = rooms.find_room(self.code, at, self.hub.ttl)
         except ClassError:  # closed or expired: nothing left to show
             self._stopped.set()
             return 0.0
         if not self.owner or at - self._lease_at >= RENEW_EVERY:
             was_owner = self.owner
-            self.owner = service.acquire_lease(self.code, self.hub.process, at, LEASE_SECONDS)
+            self.owner = lease.acquire(self.code, self.hub.process, at, LEASE_SECONDS)
             self._lease_at = at
             if self.owner and not was_owner:
                 log.info("class room %s: this process runs its search now", self.code)
@@ -206,10 +165,10 @@ class RoomFeed:
             return IDLE_TICK
         timeline = self._timeline_for(room)
         playing_on = room.held_at is not None and room.playing  # on to a question
-        if playing_on and service.stop_at_hold(self.code, room.gen, at):
+        if playing_on and clock.stop_at_hold(self.code, room.gen, at):
             self.hub.broadcast_state(self.code)  # it stands there now: everyone is told
-            room = service.find_room(self.code, at, self.hub.ttl)
-        state = service.public_state(room, at)
+            room = rooms.find_room(self.code, at, self.hub.ttl)
+        state = clock.public_state(room, at)
         if streaming(state):
             return self._stream(timeline, state, room.held_at)
         return self._keyframes(timeline, state)
@@ -218,10 +177,10 @@ class RoomFeed:
         if self.timeline is None or self.gen != room.gen:
             if self.timeline is not None:
                 self.timeline.close()
-            states = service.load_checkpoints(room.code, room.gen)  # a takeover resumes
-            self.timeline = Timeline(service.demo_of(room), states)
+            states = lease.load_checkpoints(room.code, room.gen)  # a takeover resumes
+            self.timeline = Timeline(clock.demo_of(room), states)
             self.gen = room.gen
-            self.settings = service.settings_of(room)
+            self.settings = clock.settings_of(room)
             self.sent = None
             self._reported = ()
         return self.timeline
@@ -316,7 +275,7 @@ class RoomFeed:
         gen, claimed = self._claimed
         if gen == self.gen and upto <= claimed:
             return upto
-        allowed = service.claim_sent(self.code, self.gen, upto)
+        allowed = lease.claim_sent(self.code, self.gen, upto)
         if allowed >= upto:
             self._claimed = (self.gen, upto)
         return allowed
@@ -338,7 +297,7 @@ class RoomFeed:
             states = [state for gen, state in self._unsaved if gen == self.gen] + list(states)
             self._unsaved.clear()
         if states:
-            service.save_checkpoints(self.code, self.gen, states, self.timeline.spacing)
+            lease.save_checkpoints(self.code, self.gen, states, self.timeline.spacing)
 
     def _report(self, timeline: Timeline, state: dict, every: float = REPORT_EVERY) -> None:
         """Record the search's progress (and its end) where every process reads the room."""
@@ -349,7 +308,7 @@ class RoomFeed:
         ended = timeline.end is not None and not (self._reported and self._reported[2])
         if not ended and at - self._reported_at < every:
             return
-        if service.record_progress(self.code, self.gen, timeline.frontier, timeline.end):
+        if lease.record_progress(self.code, self.gen, timeline.frontier, timeline.end):
             self._reported, self._reported_at = progress, at
             if ended:  # everyone learns the end, with the room's new state
                 self.hub.broadcast_state(self.code)
@@ -364,11 +323,11 @@ class RoomFeed:
         if room.gen <= 1:
             return None
         code, gen = room.code, room.gen
-        state = service.public_state(room, service.now())
+        state = clock.public_state(room, rooms.now())
         ahead = lead(state, end_total(state))
         index = min(index, state["index"] + ahead)
         snapshot = self.peek(room, index, ahead)
-        allowed = service.claim_sent(code, gen, snapshot["at"] + snapshot["count"])
+        allowed = lease.claim_sent(code, gen, snapshot["at"] + snapshot["count"])
         if allowed < snapshot["at"] + snapshot["count"]:  # a question holds the class there
             index = min(index, allowed)
             snapshot = self.peek(room, index, allowed - index)
@@ -417,11 +376,11 @@ class RoomFeed:
         with self._replica_lock:
             replica = self._replica if self._replica_gen == room.gen else None
             if replica is None or upto > replica.frontier + replica.spacing:
-                states = service.load_checkpoints(room.code, room.gen)
+                states = lease.load_checkpoints(room.code, room.gen)
                 if replica is None or (states and states[-1].index > replica.frontier):
                     if replica is not None:
                         replica.close()
-                    replica = Timeline(service.demo_of(room), states)
+                    replica = Timeline(clock.demo_of(room), states)
                     self._replica, self._replica_gen = replica, room.gen
             latest = replica.latest_checkpoint
             replica.extend(min(upto, max(room.frontier, latest + 2 * replica.spacing)))

@@ -3,9 +3,9 @@
 What belongs to one Socket.IO connection lives here, in the process that accepted it
 (a connection always talks to that process): its language, its client address, its
 room and role, its message rate.  Everything about the room itself is in the database
-(:mod:`server.classroom.service`).  Each room with members here has one
-:class:`~server.classroom.feed.RoomFeed`, started with the first member and stopped
-with the last.
+(server/classroom/models.py, kept by the package's other modules).  Each room with
+members here has one :class:`~server.classroom.feed.RoomFeed`, started with the first
+member and stopped with the last.
 
 **Seats.**  A student takes a seat in the process, under four caps (:class:`Seats`): the
 process's, the client address's, the room's and the address's in that room, so one
@@ -34,9 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..limits.bucket import TokenBucket
-from . import service
+from . import clock, rooms
 from .feed import RoomFeed
-from .service import ClassError
+from .messages import ClassError
 from .throttle import Throttle
 
 MESSAGE_BURST, MESSAGE_RATE = 2000, 1000.0  # every message, per connection
@@ -247,9 +247,9 @@ class Hub:
 
     def broadcast_state(self, code: str) -> None:
         """Everyone gets the room's state as the database has it now."""
-        at = service.now()
-        room = service.find_room(code, at, self.ttl)
-        self.broadcast("state", service.public_state(room, at), code)
+        at = rooms.now()
+        room = rooms.find_room(code, at, self.ttl)
+        self.broadcast("state", clock.public_state(room, at), code)
 
     # -- introspection (tests, benchmarks) ---------------------------------------------------------
     def live_feeds(self) -> list[RoomFeed]:

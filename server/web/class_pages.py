@@ -32,9 +32,9 @@ import segno
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
 from flask_limiter import RateLimitExceeded
 
-from ..classroom import service
+from ..classroom import clock, rooms
 from ..classroom.feed import where_the_class_is
-from ..classroom.service import ClassError
+from ..classroom.messages import ClassError
 from ..engine.shape import MAX_CODE_LENGTH
 from ..game.models import new_token
 from ..i18n import request_lang, text
@@ -70,7 +70,7 @@ def _join_url(code: str) -> str:
 
 def _live_room(code: str):
     try:
-        return service.find_room(code, ttl=_ttl())
+        return rooms.find_room(code, ttl=_ttl())
     except ClassError:
         return None
 
@@ -96,7 +96,7 @@ def join():
     code = request.args.get("code")
     if code:
         try:
-            return redirect(url_for("classroom.student", code=service.normalize_code(code)), 303)
+            return redirect(url_for("classroom.student", code=rooms.normalize_code(code)), 303)
         except ClassError:
             return render_template("class_join.html", error=True, code=code[:32]), 404
     return render_template("class_join.html", error=False, code="")
@@ -157,7 +157,7 @@ def _last_room():
     """The live room this browser opened last (its teacher key is in this browser)."""
     code = request.cookies.get(LAST_ROOM_COOKIE, "")
     try:
-        return service.find_room(code, ttl=_ttl()) if code else None
+        return rooms.find_room(code, ttl=_ttl()) if code else None
     except ClassError:
         return None
 
@@ -191,7 +191,7 @@ def _cross_origin() -> bool:
 def open_room():
     if _cross_origin():  # refused, and not counted: another site cannot use up the allowance
         abort(403)
-    opened = service.open_room(ttl=_ttl())
+    opened = rooms.open_room(ttl=_ttl())
     puzzle = _puzzle_arg(request.form)
     target = url_for("classroom.teacher", code=opened.code, puzzle=puzzle)
     target += f"#token={opened.token}"
@@ -285,7 +285,7 @@ def _first_frame(room, demo: dict) -> dict | None:
     if snapshot["index"] != state["index"]:
         return None  # the search has not got there yet: the page says how far it has
     try:
-        frame = frame_at(snapshot, service.demo_of(room), end=state["end"])
+        frame = frame_at(snapshot, clock.demo_of(room), end=state["end"])
     except (ValueError, KeyError, IndexError):
         current_app.logger.warning("a class's snapshot gave no first frame", exc_info=True)
         return None

@@ -1,7 +1,7 @@
 """The class quiz's Socket.IO handlers on ``/class`` (docs/protocol.md, "The class quiz").
 
 Registered on :class:`~server.web.class_socket.ClassNamespace`, which answers their
-refusals; each validates its payload with its model (server/classroom/messages.py), calls it,
+refusals; each validates its payload with its model (server/classroom/quiz_messages.py), calls it,
 and broadcasts: ``quiz_question``, ``quiz_reveal``, ``quiz_why`` and ``quiz_removed`` to
 the whole room, ``quiz_tally`` and ``quiz_scores`` to the teacher's pages only (through
 the hub's throttle: at most twice a second each, the latest).
@@ -20,17 +20,17 @@ from functools import partial
 
 from flask import current_app, request
 
-from ..classroom import quiz, service
-from ..classroom.messages import (
-    EmptyMessage,
+from ..classroom import clock, presence, puzzles, quiz, quiz_answers, rooms, students
+from ..classroom.messages import ClassError
+from ..classroom.models import QuizStudent
+from ..classroom.quiz_messages import (
     QuizAnswerMessage,
     QuizAskMessage,
     QuizEnterMessage,
     QuizQuestionMessage,
     QuizRemoveMessage,
 )
-from ..classroom.models import QuizStudent
-from ..classroom.service import ClassError
+from ..classroom.room_messages import EmptyMessage
 from . import ratelimit
 from .class_room import hub, leaderboard_to_teacher, to_teacher
 from .player import COOKIE as PLAYER_COOKIE
@@ -43,13 +43,15 @@ def _hub():
 
 
 def scores_to_teacher(code: str) -> None:
-    to_teacher("quiz_scores", code, quiz.scores)
+    to_teacher("quiz_scores", code, quiz_answers.scores)
 
 
 def tally_to_teacher(code: str) -> None:
     def tally(room):
         question = quiz.open_question(room.code)
-        return None if question is None else quiz.teacher_tally(question, _students(room.code))
+        return (
+            None if question is None else quiz_answers.teacher_tally(question, _students(room.code))
+        )
 
     to_teacher("quiz_tally", code, tally)
 
@@ -67,11 +69,11 @@ def admit_name() -> None:
         raise ClassError("rate-limited", "class.error.rate-limited.names", seconds=wait)
 
 
-def _enter(member, room, message: QuizEnterMessage) -> quiz.Entry:
-    entry = quiz.enter(
+def _enter(member, room, message: QuizEnterMessage) -> students.Entry:
+    entry = students.enter(
         room,
         message,
-        service.now(),
+        rooms.now(),
         player=player(),
         entered=member.quiz_student,
         cap=current_app.config["CLASS_QUIZ_STUDENTS"],
@@ -84,7 +86,7 @@ def _enter(member, room, message: QuizEnterMessage) -> quiz.Entry:
 
 
 def _students(code: str) -> int:
-    return service.student_count(code, service.now(), _hub().presence_timeout)
+    return presence.student_count(code, rooms.now(), _hub().presence_timeout)
 
 
 def _nothing_in(payload) -> None:
@@ -101,7 +103,7 @@ def on_quiz_enter(self, payload):
     if member.role != "student":
         raise ClassError("not-student")
     entry = _enter(member, room, QuizEnterMessage.model_validate(payload))
-    return {"ok": True, "key": entry.key, "quiz": quiz.student_view(room, entry.student)}
+    return {"ok": True, "key": entry.key, "quiz": quiz_answers.student_view(room, entry.student)}
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,7 @@ def identity(member, room, name: str | None) -> Entered:
     the teacher removed it), else the one ``name`` enters (``not-entered`` without it)."""
     if member.role != "student":
         raise ClassError("not-student")
-    student = quiz.student_in(room.code, member.quiz_student)
+    student = students.student_in(room.code, member.quiz_student)
     if student is not None:
         return Entered(student, None)
     member.quiz_student = None  # never entered, or removed by the teacher
@@ -132,8 +134,8 @@ def on_quiz_answer(self, payload):
     request_ = QuizAnswerMessage.model_validate(payload)
     if member.role != "student":
         raise ClassError("not-student")
-    student = quiz.student_by_id(room, member.quiz_student)
-    record = quiz.answer(room, student, request_, service.now())
+    student = students.student_by_id(room, member.quiz_student)
+    record = quiz_answers.answer(room, student, request_, rooms.now())
     tally_to_teacher(room.code)
     return {"ok": True, "question": request_.question, "square": record.square}
 
@@ -149,14 +151,14 @@ def on_quiz_ask(self, payload):
     if feed is None:  # pragma: no cover - the teacher's own join started it
         raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
     code = room.code
-    asked = quiz.ask(room, service.now(), partial(feed.find_question, room), play=play)
+    asked = quiz.ask(room, rooms.now(), partial(feed.find_question, room), play=play)
     _hub().broadcast_state(code)
     self._to_room(
         "quiz_question", {**quiz.public_question(asked.question), "moved": asked.moved}, code
     )
     _hub().wake(code)  # the feed sends up to the question, not past it
-    state = service.public_state(room, service.now())
-    quiz_view = quiz.teacher_view(room, _students(code))
+    state = clock.public_state(room, rooms.now())
+    quiz_view = quiz_answers.teacher_view(room, _students(code))
     return {"ok": True, "state": state, "quiz": quiz_view, "moved": asked.moved}
 
 
@@ -164,14 +166,12 @@ def on_quiz_reveal(self, payload):
     """``{question}``: everyone sees the right square and the class's distribution."""
     member = self._member()
     room = self._room(member, teacher=True)
-    question = quiz.reveal(
-        room, QuizQuestionMessage.model_validate(payload).question, service.now()
-    )
+    question = quiz.reveal(room, QuizQuestionMessage.model_validate(payload).question, rooms.now())
     _hub().broadcast_state(room.code)  # the class stands at the question, paused
-    self._to_room("quiz_reveal", quiz.revealed(question), room.code)
+    self._to_room("quiz_reveal", quiz_answers.revealed(question), room.code)
     scores_to_teacher(room.code)  # the teacher's other pages
     _hub().wake(room.code)  # the demo is no longer held
-    return {"ok": True, "quiz": quiz.teacher_view(room, _students(room.code))}
+    return {"ok": True, "quiz": quiz_answers.teacher_view(room, _students(room.code))}
 
 
 def on_quiz_why(self, payload):
@@ -190,11 +190,11 @@ def on_quiz_state(self, payload):
     room = self._room(member)
     _nothing_in(payload)
     if member.role == "teacher":
-        return {"ok": True, "quiz": quiz.teacher_view(room, _students(room.code))}
-    student = quiz.student_in(room.code, member.quiz_student)
+        return {"ok": True, "quiz": quiz_answers.teacher_view(room, _students(room.code))}
+    student = students.student_in(room.code, member.quiz_student)
     if student is None:
         member.quiz_student = None  # never entered, or removed by the teacher
-    return {"ok": True, "quiz": quiz.student_view(room, student)}
+    return {"ok": True, "quiz": quiz_answers.student_view(room, student)}
 
 
 def on_quiz_remove(self, payload):
@@ -204,7 +204,7 @@ def on_quiz_remove(self, payload):
     tally and leaderboard."""
     member = self._member()
     room = self._room(member, teacher=True)
-    removed = quiz.remove(room, QuizRemoveMessage.model_validate(payload).student)
+    removed = students.remove(room, QuizRemoveMessage.model_validate(payload).student)
     code = room.code
     self._to_room("quiz_removed", {"student": removed.id, "name": removed.name}, code)
     scores_to_teacher(code)
@@ -213,6 +213,6 @@ def on_quiz_remove(self, payload):
     return {
         "ok": True,
         "student": {"id": removed.id, "name": removed.name},
-        "quiz": quiz.teacher_view(room, _students(code)),
-        "leaderboard": service.leaderboard(room),
+        "quiz": quiz_answers.teacher_view(room, _students(code)),
+        "leaderboard": puzzles.leaderboard(room),
     }

@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 from flask import Flask, current_app, request
 
-from ..classroom import service
+from ..classroom import presence, puzzles, rooms
 from ..classroom.hub import Hub
+from ..classroom.messages import ClassError
 from ..classroom.models import ClassRoom
-from ..classroom.service import ClassError
 from ..db import db
 from . import ratelimit
 
@@ -46,7 +46,7 @@ def lookup(code, *, known: Callable[[ClassRoom], bool] = lambda room: False) -> 
     """
     over = ratelimit.exceeded(MISSES, address())
     try:
-        room = service.find_room(code, ttl=hub().ttl)
+        room = rooms.find_room(code, ttl=hub().ttl)
     except ClassError as err:
         if err.code not in ("unknown-room", "expired"):
             raise
@@ -71,7 +71,7 @@ def to_teacher(event: str, code: str, read: Callable[[ClassRoom], dict | None]) 
 
     def latest() -> dict | None:
         try:
-            return read(service.find_room(code, ttl=ttl))
+            return read(rooms.find_room(code, ttl=ttl))
         except ClassError:
             db.session.rollback()
             return None
@@ -84,12 +84,12 @@ def presence_to_teacher(code: str) -> None:
     to_teacher(
         "presence",
         code,
-        lambda room: {"students": service.student_count(room.code, service.now(), timeout)},
+        lambda room: {"students": presence.student_count(room.code, rooms.now(), timeout)},
     )
 
 
 def leaderboard_to_teacher(code: str) -> None:
-    to_teacher("leaderboard", code, service.leaderboard)
+    to_teacher("leaderboard", code, puzzles.leaderboard)
 
 
 def admit_game() -> None:

@@ -1,9 +1,10 @@
 """Socket.IO namespace ``/class``: class rooms (docs/protocol.md, "Class rooms").
 
-Thin translators.  The room's truth is in the database (server.classroom.service), so
-any process serves any member; this process's connections (their seats) and the room
-feeds they follow are in its :class:`~server.classroom.hub.Hub`; the demo's one search
-runs in the room's feed (server.classroom.feed).  Broadcasts go to the Socket.IO rooms
+Thin translators.  The room's truth is in the database (server/classroom/: rooms,
+clock, presence, puzzles), so any process serves any member; this process's connections
+(their seats) and the room feeds they follow are in its
+:class:`~server.classroom.hub.Hub`; the demo's one search runs in the room's feed
+(server.classroom.feed).  Broadcasts go to the Socket.IO rooms
 ``class:<code>`` (everyone) and ``class:<code>:teacher`` (the teacher's pages), which
 reach every process through the message queue; what students cause there goes through
 the hub's throttle (:func:`to_teacher`).  Refusals are answered by
@@ -23,17 +24,12 @@ from flask import Flask, request
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
-from ..classroom import quiz, service
+from ..classroom import clock, presence, puzzles, quiz, rooms
 from ..classroom.feed import where_the_class_is
 from ..classroom.hub import Hub, Seats, room_name, teacher_room
-from ..classroom.messages import (
-    ClearAttemptsMessage,
-    JoinMessage,
-    SolvedMessage,
-    SolveMessage,
-    SyncMessage,
-)
-from ..classroom.service import ClassError
+from ..classroom.messages import ClassError
+from ..classroom.puzzle_messages import ClearAttemptsMessage, SolvedMessage, SolveMessage
+from ..classroom.room_messages import JoinMessage, SyncMessage
 from ..db import db, is_busy
 from ..i18n import request_lang
 from . import class_quiz
@@ -110,7 +106,7 @@ class ClassNamespace(AnsweringNamespace):
             if member is None or member.code is None:  # the room was closed meanwhile
                 return ClassError("unknown-room")
             try:
-                service.find_room(member.code, ttl=hub().ttl)
+                rooms.find_room(member.code, ttl=hub().ttl)
             except ClassError as gone:
                 return gone
             if not isinstance(err, IntegrityError):
@@ -130,7 +126,7 @@ class ClassNamespace(AnsweringNamespace):
             raise ClassError("not-joined")
         if teacher and member.role != "teacher":
             raise ClassError("not-teacher")
-        return service.find_room(member.code, ttl=hub().ttl)
+        return rooms.find_room(member.code, ttl=hub().ttl)
 
     def _to_room(self, event: str, data, code: str, *, skip_self: bool = True) -> None:
         hub().broadcast(event, data, code, skip_sid=request.sid if skip_self else None)
@@ -149,7 +145,7 @@ class ClassNamespace(AnsweringNamespace):
         if member is None or member.code is None:
             return None
         try:
-            service.leave(request.sid)
+            presence.leave(request.sid)
             if member.role == "student":
                 presence_to_teacher(member.code)
         except Exception as err:  # the database went away, or was held: the sweep forgets it
@@ -167,23 +163,23 @@ class ClassNamespace(AnsweringNamespace):
         if member.code is not None:
             raise ClassError("bad-request", "class.error.bad-request.joined")
         message = JoinMessage.model_validate(payload)
-        rooms = hub()
+        here = hub()  # this process's members and seats
         token = message.token
         room = lookup(
             message.code,
-            known=lambda room: token is not None and service.token_matches(room, token),
+            known=lambda room: token is not None and rooms.token_matches(room, token),
         )
-        at = service.now()
-        if token is not None and not service.token_matches(room, token):
+        at = rooms.now()
+        if token is not None and not rooms.token_matches(room, token):
             raise ClassError("bad-token")
         role = "teacher" if token is not None else "student"
-        feed = rooms.join(member, room.code, role)
+        feed = here.join(member, room.code, role)
         sio = server()
         sio.enter_room(request.sid, room_name(room.code), namespace=self.namespace)
         if role == "teacher":
             sio.enter_room(request.sid, teacher_room(room.code), namespace=self.namespace)
-        service.touch(room, at)
-        service.enter(room.code, request.sid, role, at)  # commits the touch too
+        rooms.touch(room, at)
+        presence.enter(room.code, request.sid, role, at)  # commits the touch too
         if role == "student":
             presence_to_teacher(room.code)
         state, snapshot = where_the_class_is(room, feed)
@@ -193,27 +189,27 @@ class ClassNamespace(AnsweringNamespace):
             "role": role,
             "state": state,
             "snapshot": snapshot,
-            "puzzle": service.puzzle_of(room),
-            "heartbeat": rooms.heartbeat,
+            "puzzle": puzzles.puzzle_of(room),
+            "heartbeat": here.heartbeat,
         }
         if role == "teacher":
-            answer["students"] = service.student_count(room.code, at, rooms.presence_timeout)
-            answer["leaderboard"] = service.leaderboard(room)
-            answer["ttl"] = rooms.ttl
+            answer["students"] = presence.student_count(room.code, at, here.presence_timeout)
+            answer["leaderboard"] = puzzles.leaderboard(room)
+            answer["ttl"] = here.ttl
         return answer
 
     def on_heartbeat(self, payload):
         member = self._member()
-        rooms = hub()
-        at = service.now()
+        here = hub()
+        at = rooms.now()
         room = self._room(member)
-        if not service.heartbeat(request.sid, at) and rooms.member(request.sid) is not None:
-            service.enter(room.code, request.sid, member.role, at)  # swept: not if it just left
+        if not presence.heartbeat(request.sid, at) and here.member(request.sid) is not None:
+            presence.enter(room.code, request.sid, member.role, at)  # swept: not if it just left
         answer = {"ok": True}
         if member.role == "teacher":
-            service.touch(room, at)
-            service.forget_stale(at, rooms.presence_timeout)  # also commits the touch
-            answer["students"] = service.student_count(room.code, at, rooms.presence_timeout)
+            rooms.touch(room, at)
+            presence.forget_stale(at, here.presence_timeout)  # also commits the touch
+            answer["students"] = presence.student_count(room.code, at, here.presence_timeout)
         return answer
 
     # -- following the demo -----------------------------------------------------------------------
@@ -222,7 +218,7 @@ class ClassNamespace(AnsweringNamespace):
         member = self._member(costly=True)
         room = self._room(member)
         message = SyncMessage.model_validate(payload)
-        state = service.public_state(room, service.now())
+        state = clock.public_state(room, rooms.now())
         if message.gen != room.gen:
             raise ClassError("stale", gen=room.gen, state=state)
         feed = hub().feed(room.code)
@@ -233,15 +229,15 @@ class ClassNamespace(AnsweringNamespace):
     # -- the teacher's controls -------------------------------------------------------------------
     def on_settings(self, payload):
         """New demo settings: a new generation at index 0, paused."""
-        return self._change_demo(service.set_settings, payload)
+        return self._change_demo(clock.set_settings, payload)
 
     def on_control(self, payload):
         """The teacher's clock ``{seq, gen, index, playing, speed}``, applied only if newer."""
-        return self._change_demo(service.set_control, payload)
+        return self._change_demo(clock.set_control, payload)
 
     def on_lesson(self, payload):
         """``{seq, chapter, step}``: the class follows the guided lesson to that step."""
-        return self._change_demo(service.set_lesson, payload)
+        return self._change_demo(clock.set_lesson, payload)
 
     def _change_demo(self, change, payload):
         """A teacher's change to the demo, refused while a quiz question is open (moving on
@@ -249,7 +245,7 @@ class ClassNamespace(AnsweringNamespace):
         member = self._member()
         room = self._room(member, teacher=True)
         quiz.check_not_held(room)
-        state = change(room, payload, service.now())
+        state = change(room, payload, rooms.now())
         self._to_room("state", state, room.code)
         hub().wake(room.code)
         return {"ok": True, "state": state}
@@ -258,10 +254,10 @@ class ClassNamespace(AnsweringNamespace):
         """Hand the class a puzzle ``{rows, cols, closed, start}``, or ``null`` to take it back."""
         member = self._member()
         room = self._room(member, teacher=True)
-        puzzle = service.set_puzzle(room, payload, service.now())
+        puzzle = puzzles.set_puzzle(room, payload, rooms.now())
         self._to_room("puzzle", {"puzzle": puzzle}, room.code)
         leaderboard_to_teacher(room.code)  # the teacher's other pages
-        return {"ok": True, "puzzle": puzzle, "leaderboard": service.leaderboard(room)}
+        return {"ok": True, "puzzle": puzzle, "leaderboard": puzzles.leaderboard(room)}
 
     def on_clear_attempts(self, payload):
         """``{student?}``: a student (or everyone) gets their attempts at the puzzle back;
@@ -269,7 +265,7 @@ class ClassNamespace(AnsweringNamespace):
         member = self._member()
         room = self._room(member, teacher=True)
         student = ClearAttemptsMessage.model_validate({} if payload is None else payload).student
-        cleared = service.clear_attempts(room, student)
+        cleared = puzzles.clear_attempts(room, student)
         self._to_room("attempts_cleared", {"student": student}, room.code)
         return {"ok": True, "cleared": cleared}
 
@@ -278,7 +274,7 @@ class ClassNamespace(AnsweringNamespace):
         member = self._member()
         room = self._room(member, teacher=True)
         code = room.code
-        service.close_room(room)
+        rooms.close_room(room)
         self._to_room("ended", {"code": code}, code, skip_self=False)
         hub().room_closed(code)
         return {"ok": True}
@@ -290,11 +286,11 @@ class ClassNamespace(AnsweringNamespace):
         one of the student's attempts, and one of the client address's games."""
         member = self._member(costly=True)
         room = self._room(member)
-        if service.puzzle_of(room) is None:
+        if puzzles.puzzle_of(room) is None:
             raise ClassError("no-puzzle")
         name = SolveMessage.model_validate(payload).name
         entered = class_quiz.identity(member, room, name)
-        answer = service.start_puzzle_game(room, entered.student, service.now(), admit=admit_game)
+        answer = puzzles.start_puzzle_game(room, entered.student, rooms.now(), admit=admit_game)
         leaderboard_to_teacher(room.code)
         if entered.key is not None:  # entered just now: the page keeps the key
             answer["key"] = entered.key
@@ -305,9 +301,9 @@ class ClassNamespace(AnsweringNamespace):
         member = self._member()
         room = self._room(member)
         game = SolvedMessage.model_validate(payload).game
-        entry = service.record_solution(room, game, service.now())
+        entry = puzzles.record_solution(room, game, rooms.now())
         leaderboard_to_teacher(room.code)
-        board = service.leaderboard(room)
+        board = puzzles.leaderboard(room)
         rank = next((e["rank"] for e in board["entries"] if _solver(e) == _solver(entry)), None)
         return {"ok": True, "entry": {**entry, "rank": rank}}
 
@@ -322,7 +318,7 @@ class ClassNamespace(AnsweringNamespace):
 
 
 def _solver(entry: dict) -> tuple[str, str]:
-    """A leaderboard line's solver, as :func:`service.solver_key` tells them apart."""
+    """A leaderboard line's solver, as :func:`.puzzles.solver_key` tells them apart."""
     if entry["student"]:
         return ("student", entry["student"])
     return ("name", entry["name"].casefold())

@@ -5,7 +5,7 @@ its ``on_<event>(payload)`` methods validate (with the message models), call dow
 the domain packages and return the acknowledgement.  Refusals are mapped here, in one
 place, for ``/watch`` and ``/class`` alike: a ``ValidationError`` (worded by
 server/web/refusals.py), a :class:`~server.stream.spec.ProtocolError` or a
-:class:`~server.classroom.service.ClassError` becomes an ``error`` event to the sender
+:class:`~server.classroom.messages.ClassError` becomes an ``error`` event to the sender
 *and* the ``{"ok": false, "error": ...}`` acknowledgement, in the connection's
 language; a flood gets at most one ``error`` event a second; a bug is logged and
 answered ``internal`` instead of leaving the client waiting.
@@ -32,7 +32,7 @@ from flask import current_app, request
 from flask_socketio import Namespace
 from pydantic import ValidationError
 
-from ..classroom.service import ClassError
+from ..classroom.messages import ClassError
 from ..i18n import reason_text, request_lang, text
 from ..stream.spec import ProtocolError, run_of
 from .refusals import WATCH, Wording, refusal_of

@@ -18,10 +18,9 @@ import pytest
 from sqlalchemy import func, inspect, select
 
 from server.app import create_app
-from server.classroom import quiz
-from server.classroom import service as classes
-from server.classroom.messages import QuizAnswerMessage, QuizEnterMessage
+from server.classroom import clock, puzzles, quiz, quiz_answers, rooms, students
 from server.classroom.models import QuizAnswer, QuizQuestion, QuizStudent
+from server.classroom.quiz_messages import QuizAnswerMessage, QuizEnterMessage
 from server.db import current_revision, db, head_revision, upgrade_schema
 from server.engine.board import Board
 from server.engine.search import solve
@@ -82,11 +81,11 @@ def play_on(app, manifest: dict) -> None:
     # the class room: its demo, its puzzle, its leaderboard; the open entry can finish
     room_facts = manifest["room"]
     with app.app_context():
-        room = classes.find_room(room_facts["code"], ttl=FOREVER)
-        assert classes.token_matches(room, room_facts["token"])
-        state = classes.public_state(room, classes.now())
+        room = rooms.find_room(room_facts["code"], ttl=FOREVER)
+        assert rooms.token_matches(room, room_facts["token"])
+        state = clock.public_state(room, rooms.now())
         assert state["settings"] == room_facts["settings"] and state["gen"] == 2
-        board = classes.leaderboard(room)
+        board = puzzles.leaderboard(room)
         assert [e["name"] for e in board["entries"]] == [room_facts["solved"]["name"]]
         assert board["trying"] == 2
     trying = room_facts["trying"]["game"]
@@ -95,9 +94,9 @@ def play_on(app, manifest: dict) -> None:
         answer = client.post(f"/api/games/{trying}/moves", json={"row": sq // 5, "col": sq % 5})
         assert answer.status_code == 200, answer.get_json()
     with app.app_context():
-        room = classes.find_room(room_facts["code"], ttl=FOREVER)
-        classes.record_solution(room, trying, classes.now())
-        names = [e["name"] for e in classes.leaderboard(room)["entries"]]
+        room = rooms.find_room(room_facts["code"], ttl=FOREVER)
+        puzzles.record_solution(room, trying, rooms.now())
+        names = [e["name"] for e in puzzles.leaderboard(room)["entries"]]
         assert sorted(names) == sorted([room_facts["solved"]["name"], room_facts["trying"]["name"]])
     lesson_in(app, room_facts["code"])
     quiz_in(app, room_facts["code"])
@@ -106,22 +105,22 @@ def play_on(app, manifest: dict) -> None:
 def lesson_in(app, code: str) -> None:
     """The old room follows the guided lesson (0004): its demo and the step, kept."""
     with app.app_context():
-        room = classes.find_room(code, ttl=FOREVER)
-        assert classes.public_state(room, classes.now())["lesson"] is None
+        room = rooms.find_room(code, ttl=FOREVER)
+        assert clock.public_state(room, rooms.now())["lesson"] is None
         seq = room.control_seq + 1
-        state = classes.set_lesson(room, {"seq": seq, "chapter": "dfs", "step": 1}, classes.now())
+        state = clock.set_lesson(room, {"seq": seq, "chapter": "dfs", "step": 1}, rooms.now())
         assert state["lesson"] == {"chapter": "dfs", "step": 1} and state["index"] == 12
         db.session.expire_all()
-        room = classes.find_room(code, ttl=FOREVER)
+        room = rooms.find_room(code, ttl=FOREVER)
         assert (room.lesson_chapter, room.lesson_step, room.idx) == ("dfs", 1, 12)
-        assert classes.settings_of(room)["rows"] == 5
+        assert clock.settings_of(room)["rows"] == 5
 
 
 def quiz_in(app, code: str) -> None:
     """The old room runs a quiz in the new tables (0003), and closing it takes them along."""
     with app.app_context():
-        room = classes.find_room(code, ttl=FOREVER)
-        demo = Timeline(classes.demo_of(room))
+        room = rooms.find_room(code, ttl=FOREVER)
+        demo = Timeline(clock.demo_of(room))
         demo.extend(40)
         index = next(i for i in range(1, 40) if len(walk(room, i + 1)) > len(walk(room, i)))
         room.idx, room.playing = index, False  # paused there
@@ -131,26 +130,26 @@ def quiz_in(app, code: str) -> None:
         def find(start: int, seconds: float) -> quiz.Found:
             return quiz.first_question(demo.snapshot(start, tail=0, ahead=40), counts)
 
-        question = quiz.ask(room, classes.now(), find).question
+        question = quiz.ask(room, rooms.now(), find).question
         assert question.idx == index and room.held_at == index
-        student = quiz.enter(room, QuizEnterMessage(name="升级生"), classes.now()).student
+        student = students.enter(room, QuizEnterMessage(name="升级生"), rooms.now()).student
         request = QuizAnswerMessage(question=question.number, square=walk(room, index + 1)[-1])
-        quiz.answer(room, student, request, classes.now())
-        quiz.reveal(room, question.number, classes.now())
-        assert quiz.scores(room)["scores"][0] | {"student": None} == {
+        quiz_answers.answer(room, student, request, rooms.now())
+        quiz.reveal(room, question.number, rooms.now())
+        assert quiz_answers.scores(room)["scores"][0] | {"student": None} == {
             "student": None,
             "name": "升级生",
             "right": 1,
             "answered": 1,
         }
-        classes.close_room(room)
+        rooms.close_room(room)
         for model in (QuizStudent, QuizQuestion, QuizAnswer):
             assert db.session.scalar(select(func.count()).select_from(model)) == 0
 
 
 def walk(room, index: int) -> list[int]:
     """The path of the room's demo after ``index`` events, from the engine's walker."""
-    settings = classes.settings_of(room)
+    settings = clock.settings_of(room)
     walker = Walker(
         Board(settings["rows"], settings["cols"]),
         settings["start"][0] * settings["cols"] + settings["start"][1],
@@ -234,7 +233,7 @@ def test_0006_gives_each_earlier_attempt_its_student_and_loses_none(tmp_path):
     app = make_app(f"sqlite:///{tmp_path / 'fair.sqlite3'}", tmp_path)
     with app.app_context():
         _alembic("downgrade", "0005")  # the schema before students had attempts
-        code = classes.open_room().code
+        code = rooms.open_room().code
         db.session.execute(
             text(
                 "INSERT INTO class_quiz_students (id, code, name, name_key, key_hash, joined_at)"

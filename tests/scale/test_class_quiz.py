@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.follower import SIX_BY_SIX, Follower, Teacher, reference
+from tests.support.follower import SIX_BY_SIX, Follower, Teacher, events_held, reference
 from tests.support.servers import open_class_room
 from tests.support.waiting import wait_until
-from tests.web.test_class_quiz import events_held
 
 pytestmark = pytest.mark.timeout(120)
 

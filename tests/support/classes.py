@@ -16,7 +16,7 @@ import urllib.request
 from dataclasses import dataclass
 
 from server.app import create_app
-from server.classroom import service
+from server.classroom import rooms
 from server.http_server import make_server
 from server.web.class_socket import hub
 from tests.support.follower import Follower, Teacher
@@ -46,9 +46,9 @@ def serve(directory, **config) -> Live:
 
 
 def seats_taken(app) -> int:
-    rooms = hub(app)
-    with rooms._lock:
-        return sum(1 for member in rooms.members.values() if member.code is not None)
+    here = hub(app)
+    with here._lock:
+        return sum(1 for member in here.members.values() if member.code is not None)
 
 
 class Clients:
@@ -63,11 +63,11 @@ class Clients:
         self.opened.append(member)
         return member
 
-    def open_room(self) -> service.Opened:
+    def open_room(self) -> rooms.Opened:
         with self.live.app.app_context():
-            return service.open_room()
+            return rooms.open_room()
 
-    def teacher(self, opened: service.Opened, address: str) -> Teacher:
+    def teacher(self, opened: rooms.Opened, address: str) -> Teacher:
         member = self.connect(address)
         joined = member.join(opened.code, opened.token)
         assert joined["ok"] and joined["role"] == "teacher", joined

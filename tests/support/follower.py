@@ -142,6 +142,39 @@ def reference(settings: dict, index: int) -> Standing:
     return Standing(walker.index, list(walker.path), walker.nodes, walker.backtracks)
 
 
+def next_event(settings: dict, index: int) -> int:
+    """The engine's event after ``index`` events: a square moved to, or ``-1 - square``."""
+    here, after = reference(settings, index).path, reference(settings, index + 1).path
+    return after[-1] if len(after) > len(here) else -1 - here[-1]
+
+
+def first_index(settings: dict, wanted, start: int = 1) -> int:
+    """The first index from ``start`` whose next event satisfies ``wanted``."""
+    index = start
+    while not wanted(next_event(settings, index)):
+        index += 1
+    return index
+
+
+def events_held(received, counts: bool, gen: int | None = None) -> int:
+    """How far into the demo (generation ``gen``, default any) the events this client was
+    sent reach."""
+    held = 0
+    for name, data in received:
+        if gen is not None and isinstance(data, dict) and data.get("gen", gen) != gen:
+            continue
+        snapshots = []
+        if name == "snapshot":
+            snapshots.append(data)
+        elif isinstance(data, dict) and isinstance(data.get("snapshot"), dict):
+            snapshots.append(data["snapshot"])
+        for snapshot in snapshots:
+            held = max(held, snapshot["at"] + snapshot["count"])
+        if name == "feed":
+            held = max(held, data["at"] + len(decode(data["events"], counts)))
+    return held
+
+
 class Following:
     """What a member makes of what it is sent: the room's state and what it can show.
 

@@ -15,7 +15,7 @@ import re
 import pytest
 import websocket
 
-from server.classroom import service
+from server.classroom import puzzles, rooms
 from server.classroom.models import ClassEntry, QuizAnswer, QuizStudent
 from server.db import db
 from server.engine.board import Board
@@ -52,7 +52,7 @@ def players(fair):
     opened.close()
 
 
-def hand_out(players: Clients, address: str) -> tuple[service.Opened, Teacher]:
+def hand_out(players: Clients, address: str) -> tuple[rooms.Opened, Teacher]:
     opened = players.open_room()
     teacher = players.teacher(opened, address)
     assert teacher.member.call("puzzle", PUZZLE)["ok"]
@@ -63,7 +63,7 @@ def test_attempts_are_per_student_and_the_teacher_clears_them(players):
     opened, teacher = hand_out(players, "10.0.2.1")
     ada = players.student(opened.code, "10.0.2.2")
     entered = ada.call("quiz_enter", {"name": "Ada"})
-    for _ in range(service.MAX_ATTEMPTS):
+    for _ in range(puzzles.MAX_ATTEMPTS):
         assert ada.call("solve", {})["ok"]
     code, message = refusal(ada.call("solve", {}))
     assert code == "full" and "5" in message
@@ -207,7 +207,7 @@ def test_the_leaderboard_has_a_line_per_student_not_per_name(players):
     slow = win(players.live, second)
     assert slow["student"] != fast["student"]
     with players.live.app.app_context():
-        board = service.leaderboard(service.find_room(opened.code))
+        board = puzzles.leaderboard(rooms.find_room(opened.code))
     lines = {entry["name"]: entry for entry in board["entries"]}
     assert set(lines) == {"Robert", "bob"} and board["solved"] == 2
     assert lines["Robert"]["student"] == fast["student"]

@@ -13,7 +13,7 @@ import threading
 
 from sqlalchemy import create_engine, text
 
-from server.classroom import service
+from server.classroom import clock, rooms
 from server.lesson.chapters import CHAPTERS
 from tests.support.follower import Follower, Teacher
 from tests.web import test_class_socket as class_socket_tests
@@ -34,7 +34,7 @@ def demo_of(chapter_id: str) -> dict:
     return {**{key: settings[key] for key in keys}, "pruning": False}
 
 
-def teacher_in(live, members) -> tuple[service.Opened, Teacher]:
+def teacher_in(live, members) -> tuple[rooms.Opened, Teacher]:
     _url, app = live
     opened = open_room(app)
     member = members()
@@ -146,7 +146,7 @@ def test_lesson_messages_apply_in_order_however_they_arrive(live, members):
             assert answer["ok"] or answer["error"]["code"] == "superseded", (seq, answer)
         chapter, step = order[-1]
         with app.app_context():
-            state = service.public_state(service.find_room(opened.code), service.now())
+            state = clock.public_state(rooms.find_room(opened.code), rooms.now())
         assert state["lesson"] == {"chapter": chapter, "step": step}, (burst, answers)
         assert state["settings"] == demo_of(chapter)  # never one chapter's words on another's board
         assert state["index"] == CHAPTER[chapter]["steps"][step]["at"]
@@ -190,7 +190,7 @@ def test_bad_lesson_messages_are_refused_and_change_nothing(live, members):
     finally:
         chinese.close()
     with app.app_context():
-        state = service.public_state(service.find_room(opened.code), service.now())
+        state = clock.public_state(rooms.find_room(opened.code), rooms.now())
     assert state["lesson"] == {"chapter": "moves", "step": 1}
     assert (state["gen"], state["control_seq"]) == (before["gen"], before["control_seq"])
     assert teacher.member.call("lesson", good)["ok"]  # the same number, once valid, applies

@@ -9,6 +9,7 @@ acknowledgement it gets, and none of them tells the answer before the reveal.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 import socketio
@@ -16,7 +17,15 @@ import socketio
 from server.classroom.models import QuizAnswer, QuizQuestion
 from server.db import db
 from server.engine.board import Board
-from tests.support.follower import NAMESPACE, SIX_BY_SIX, Teacher, reference
+from tests.support.follower import (
+    NAMESPACE,
+    SIX_BY_SIX,
+    Teacher,
+    events_held,
+    first_index,
+    next_event,
+    reference,
+)
 from tests.support.waiting import wait_until
 from tests.web import test_class_socket as class_socket_tests
 
@@ -25,20 +34,6 @@ members = class_socket_tests.members
 open_room = class_socket_tests.open_room
 
 WARNSDORFF = {**SIX_BY_SIX, "rows": 5, "cols": 5, "start": [4, 0], "algorithm": "warnsdorff"}
-
-
-def next_event(settings: dict, index: int) -> int:
-    """The engine's event after ``index`` events: a square moved to, or ``-1 - square``."""
-    here, after = reference(settings, index).path, reference(settings, index + 1).path
-    return after[-1] if len(after) > len(here) else -1 - here[-1]
-
-
-def first_index(settings: dict, wanted, start: int = 1) -> int:
-    """The first index from ``start`` whose next event satisfies ``wanted``."""
-    index = start
-    while not wanted(next_event(settings, index)):
-        index += 1
-    return index
 
 
 class Room:
@@ -130,6 +125,7 @@ def test_before_a_backtrack_the_class_moves_on_to_the_next_forward_move(room):
     # the whole class stands there, paused
     assert ack["state"]["index"] == forward and not ack["state"]["playing"]
     assert wait_until(lambda: any(s["index"] == forward for s in student.got("state")), 5)
+    assert wait_until(lambda: student.got("quiz_question"), 5)  # its own message, maybe later
     assert student.got("quiz_question")[0]["moved"] == ack["moved"]
 
 
@@ -316,27 +312,6 @@ class Outsider:
         self.sio.disconnect()
 
 
-def events_held(received, counts: bool, gen: int | None = None) -> int:
-    """How far into the demo (generation ``gen``, default any) the events this client was
-    sent reach."""
-    from tests.support.follower import decode
-
-    held = 0
-    for name, data in received:
-        if gen is not None and isinstance(data, dict) and data.get("gen", gen) != gen:
-            continue
-        snapshots = []
-        if name == "snapshot":
-            snapshots.append(data)
-        elif isinstance(data, dict) and isinstance(data.get("snapshot"), dict):
-            snapshots.append(data["snapshot"])
-        for snapshot in snapshots:
-            held = max(held, snapshot["at"] + snapshot["count"])
-        if name == "feed":
-            held = max(held, data["at"] + len(decode(data["events"], counts)))
-    return held
-
-
 def test_an_outside_student_learns_nothing_of_the_answer_before_the_reveal(room):
     index = first_index(SIX_BY_SIX, lambda e: e >= 0, start=40)
     right = next_event(SIX_BY_SIX, index)
@@ -438,8 +413,6 @@ def test_a_question_opens_at_any_moment_a_playing_demo_is_paused(live, members, 
     """As an outside teacher client would: play at 5-400 events/s, pause at a random
     moment, ask. It opens at once every time, nobody holds its answer, and the answer
     is the engine's next move there."""
-    import random
-
     settings, last = DEMOS[demo]
     counts = settings["algorithm"] == "warnsdorff"
     chance = random.Random(f"quiz-{demo}")
@@ -447,7 +420,7 @@ def test_a_question_opens_at_any_moment_a_playing_demo_is_paused(live, members, 
     outsider = Outsider(room.url)
     try:
         assert outsider.call("join", {"code": room.code})["ok"]
-        for number in range(1, 5):
+        for _round in range(4):
             outsider.received.clear()
             assert room.teacher.settings(settings)["ok"]  # a new run from its start
             speed = chance.uniform(5, 400)
@@ -465,6 +438,7 @@ def test_a_question_opens_at_any_moment_a_playing_demo_is_paused(live, members, 
                 assert wait_until(lambda g=gen: sent_the_end(room, settings, g), 5), (demo, board)
                 continue
             index = ack["quiz"]["question"]["index"]
+            number = ack["quiz"]["question"]["question"]  # a refused round asked none
             assert index >= board and ack["state"]["index"] == index
             assert ack["quiz"]["question"]["path"] == reference(settings, index).path
             assert ack["quiz"]["answer"] == next_event(settings, index) >= 0

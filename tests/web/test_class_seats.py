@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from server.classroom import service
-from server.classroom.hub import Hub, Seats
 from tests.support.classes import Clients, refusal, seats_taken, serve
 
 # -- seats ---------------------------------------------------------------------------------------
@@ -73,29 +71,3 @@ def test_one_address_cannot_fill_another_room(clients):
     assert code == "full"
     # the prankster's seats elsewhere are not touched
     clients.student(theirs.code, prankster)
-
-
-def test_the_default_seats_fit_a_class_of_two_hundred_behind_one_address():
-    rooms = Hub(
-        emit=lambda *args: None,
-        start_task=lambda *args: None,  # no feed threads: only the seats are counted
-        in_context=lambda fn: fn(),
-        ttl=60,
-        presence_timeout=60,
-        heartbeat=20,
-        seats=Seats(),
-    )
-    members = [rooms.connect(f"s{i}", "en", "10.9.9.9") for i in range(251)]
-    for member in members[:250]:
-        rooms.join(member, "CLASSA", "student")
-    with pytest.raises(service.ClassError) as refused:
-        rooms.join(members[250], "CLASSA", "student")
-    assert refused.value.key == "class.error.full.room-address"
-    teacher = rooms.connect("t", "en", "10.9.9.9")
-    rooms.join(teacher, "CLASSA", "teacher")  # the teacher, behind the same NAT
-    assert rooms.has_member_from("CLASSA", "10.9.9.9")
-    assert not rooms.has_member_from("CLASSB", "10.9.9.9")
-    for member in members[:250]:
-        rooms.disconnect(member.sid)
-    rooms.disconnect("t")
-    assert not rooms.has_member_from("CLASSA", "10.9.9.9")
