@@ -1,7 +1,7 @@
 """What every message model is made of: strict fields, and refusals that carry a code.
 
 The JSON API's bodies (server/web/bodies.py), the /watch messages (server/stream/spec.py)
-and the /class messages (server/classroom/messages.py) are pydantic models built from
+and the /class messages (server/classroom/*_messages.py) are pydantic models built from
 these pieces.  Types are strict (``true`` is not 1, ``5.0`` is not 5, ``"5"`` is not 5)
 and fields the contract does not name are ignored.
 

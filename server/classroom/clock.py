@@ -25,14 +25,16 @@ from sqlalchemy import update
 
 from ..db import db
 from ..lesson.chapters import CHAPTERS
+from ..stream.fields import MAX_NODE_BUDGET
 from ..stream.timeline import Demo
 from . import lease
 from .messages import ClassError
 from .models import ClassRoom
 from .room_messages import MAX_INDEX, ControlMessage, LessonMessage, SettingsMessage
 
-NODE_BUDGET = 300_000_000  # the room's one search is bounded by these: the lesson's 8x8
-TIME_LIMIT = 600.0  # seconds of computing (8x8 plain to its end: about 10 s with the core)
+NODE_BUDGET = MAX_NODE_BUDGET  # the room's one search: /watch's cap (the lesson's 8x8 needs
+# 252 M nodes) and 600 s of computing (8x8 plain to its end: about 10 s with the core)
+TIME_LIMIT = 600.0
 
 
 def settings_of(room: ClassRoom) -> dict:
