@@ -11,6 +11,7 @@ from server.engine.hints import hint
 from server.game import service
 from server.i18n import LANGS, MESSAGES, catalogue_version
 from server.web.assets import KEEP
+from tests.game.test_serialize import REPLAY, STATE, WORDS
 from tests.tourcheck import assert_tour
 
 ERROR_CODES = {
@@ -249,6 +250,16 @@ def test_forged_wins_are_refused(client, clock):
     refused(client.post(f"/api/games/{game['id']}/score", json={"name": "x"}), "already-submitted")
     board = client.get("/api/leaderboard?rows=5&cols=5&closed=0").get_json()
     assert [e["name"] for e in board["unassisted"]] == ["once"]
+
+
+def test_the_state_and_the_replay_carry_the_contracts_fields(client, clock):
+    game = win(client, clock, 30)
+    state = get(client, game)
+    assert state.keys() == STATE | WORDS
+    replay_id = act(client, game, "replay", status=201)["id"]
+    replay = client.get(f"/api/replays/{replay_id}").get_json()
+    assert replay.keys() == REPLAY and replay["path"] == state["path"]
+    assert replay["seconds"] == state["elapsed"] == 30.0
 
 
 # -- theory and i18n ------------------------------------------------------------
