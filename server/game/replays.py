@@ -12,6 +12,7 @@ import secrets
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from . import audit
 from .models import Game, Replay, db
 from .rules import RuleError
 from .serialize import replay_json
@@ -22,10 +23,10 @@ MAX_REPLAY_ID = 16
 
 
 def share(game_id: str) -> tuple[str, bool]:
-    """The replay id of a won game, and whether it was made now; RuleError otherwise."""
+    """The replay id of a won game (its tour checked again, server/game/audit.py), and
+    whether it was made now; RuleError otherwise."""
     game = _fetch(game_id)
-    if not _to_state(game).won:
-        raise RuleError("not-won", "replay")
+    audit.check_won(game.id, _to_state(game), "replay")
     existing = _replay_of(game.id)
     if existing is not None:
         return existing, False
