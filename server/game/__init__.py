@@ -1,1 +1,1 @@
-"""Rules, state and persistence of a game of play (no HTTP here)."""
+"""Rules, state, persistence and JSON of a game of play (no HTTP here)."""

@@ -12,9 +12,10 @@ import secrets
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from ..engine.shape import Puzzle, Shape
+from . import audit
 from .models import Game, Replay, db
 from .rules import RuleError
+from .serialize import replay_json
 from .service import _fetch, _to_state
 
 REPLAY_ID_BYTES = 9  # 12 characters of base64url, 72 random bits
@@ -22,10 +23,10 @@ MAX_REPLAY_ID = 16
 
 
 def share(game_id: str) -> tuple[str, bool]:
-    """The replay id of a won game, and whether it was made now; RuleError otherwise."""
+    """The replay id of a won game (its tour checked again, server/game/audit.py), and
+    whether it was made now; RuleError otherwise."""
     game = _fetch(game_id)
-    if not _to_state(game).won:
-        raise RuleError("not-won", "replay")
+    audit.check_won(game.id, _to_state(game), "replay")
     existing = _replay_of(game.id)
     if existing is not None:
         return existing, False
@@ -49,30 +50,4 @@ def replay(replay_id: str) -> dict:
     if found is None:
         raise RuleError("unknown-replay")
     game = db.session.get(Game, found.game_id)
-    state = _to_state(game)
-    cols = state.cols
-
-    def cell(sq: int) -> list[int]:
-        return list(divmod(sq, cols))
-
-    puzzle = Puzzle(Shape(state.rows, cols, state.holes), state.closed, state.start)
-    return {
-        "id": found.id,
-        "rows": state.rows,
-        "cols": cols,
-        "closed": state.closed,
-        "holes": [cell(sq) for sq in sorted(state.holes)],
-        "start": cell(state.path[0]),
-        "fixed_start": cell(state.start) if state.start is not None else None,
-        "puzzle": puzzle.code,
-        "path": [cell(sq) for sq in state.path],
-        "returned": state.returned,
-        "status": "won",
-        "moves": state.moves,
-        "seconds": state.elapsed(0),
-        "hints": state.hints,
-        "undos": state.undos,
-        "daily": game.daily,
-        "level": game.level,
-        "created_at": found.created_at.isoformat(),
-    }
+    return replay_json(found.id, _to_state(game), found.created_at)

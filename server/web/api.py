@@ -19,7 +19,7 @@ from ..daily import generator as daily_puzzles
 from ..engine.shape import Puzzle
 from ..engine.theory import tour_verdict
 from ..engine.verdict import ShapeVerdict
-from ..game import replays, rules, service
+from ..game import replays, rules, serialize, service
 from ..game.rules import RuleError
 from ..game.verdict_cache import verdicts as verdict_cache
 from ..i18n import (
@@ -179,36 +179,13 @@ def _dead_json(dead: dict, lang: str) -> dict:
 
 
 def _state_json(loaded: service.Loaded) -> dict:
+    """The game's JSON (server/game/serialize.py) with its words in the request's language."""
     state, lang = loaded.state, request_lang()
-    cols = state.cols
-
-    def cell(sq: int) -> list[int]:
-        return list(divmod(sq, cols))
-
     return {
-        "id": loaded.id,
-        "rows": state.rows,
-        "cols": cols,
-        "closed": state.closed,
-        "holes": [cell(sq) for sq in sorted(state.holes)],
-        "fixed_start": cell(state.start) if state.start is not None else None,
-        "status": state.status,
+        **serialize.state_json(loaded, service.now()),
         "message": _message(state, lang),
-        "start": cell(state.path[0]) if state.path else None,
-        "path": [cell(sq) for sq in state.path],
-        "returned": state.returned,
-        "legal": [cell(sq) for sq in state.legal()],
-        "moves": state.moves,
-        "squares_left": state.squares_left,
-        "undos": state.undos,
-        "hints": state.hints,
-        "elapsed": state.elapsed(service.now()),
         "dead": _dead_json(state.dead, lang) if state.dead else None,
         "feasible": _feasible_json(state, lang),
-        "can_submit": state.won and not loaded.scored,
-        "puzzle": state.puzzle.code,
-        "level": state.level,
-        "daily": state.daily,
         "stars": progress.stars_for(state.hints, state.undos)
         if state.level and state.won
         else None,
@@ -251,8 +228,8 @@ def daily_json(found: daily_puzzles.Daily) -> dict:
         "rows": shape.rows,
         "cols": cols,
         "closed": found.puzzle.closed,
-        "holes": [list(divmod(sq, cols)) for sq in sorted(shape.holes)],
-        "start": list(divmod(start, cols)) if start is not None else None,
+        "holes": [serialize.cell(sq, cols) for sq in sorted(shape.holes)],
+        "start": serialize.cell(start, cols) if start is not None else None,
         "squares": shape.size,
     }
 
@@ -293,7 +270,8 @@ def hint(game_id: str):
     _body()
     loaded, answer = service.change(game_id, rules.ask_hint)
     lang = request_lang()
-    next_cell = list(divmod(answer.next, loaded.state.cols)) if answer.next is not None else None
+    cols = loaded.state.cols
+    next_cell = serialize.cell(answer.next, cols) if answer.next is not None else None
     reason = reason_text("hint", answer.code or answer.verdict, answer.params, answer.reason, lang)
     hint_json = {
         "verdict": answer.verdict,

@@ -53,6 +53,15 @@ def path_squares(cells) -> dict[tuple[int, int], int]:
     return {rc: int(text) for rc, (state, text) in cells.items() if state in ("visited", "current")}
 
 
+# JavaScript: the credit lane a's run has granted the server so far (a page opened with
+# ?test; the lane's feed is lane.run.feed once the lane holds its run apart), and the
+# events its counter says it has received.
+GRANTED = "(window.testHook.lanes[0].run?.feed ?? window.testHook.lanes[0].feed).run.granted"
+RECEIVED = (
+    "+document.querySelector('[data-side=a] [data-stat=received]').textContent.replace(/\\D/g, '')"
+)
+
+
 def wait_status(page, status: str, side: str = "a", timeout: float = 30_000) -> None:
     page.wait_for_selector(f"{LANE.format(side=side)}[data-status={status}]", timeout=timeout)
 
@@ -108,7 +117,7 @@ def test_a_lane_asks_for_the_servers_node_cap_read_from_the_page(page):
 
 
 def test_pause_step_and_step_back_move_by_exactly_one_event(page):
-    open_watch(page, "&rows=6&cols=6&start=0,0&algorithm=seed&speed=1&go=1")
+    open_watch(page, "&test&rows=6&cols=6&start=0,0&algorithm=seed&speed=1&go=1")
     wait_status(page, "running")
     page.locator("[data-action=play]").click()  # pause
     wait_status(page, "paused")
@@ -159,10 +168,12 @@ def test_pause_step_and_step_back_move_by_exactly_one_event(page):
         assert stats(page) == {**prev_stats, "received": stats(page)["received"]}
         assert path_squares(board(page)) == path_squares(prev_cells)
 
-    # Paused, the viewer grants no credit: the server stops sending (and searching).
+    # Paused, the viewer grants no more credit: the server sends what it was granted, then
+    # waits (and stops searching). Once the lane has received all of it, nothing else may come.
+    granted = page.evaluate(f"() => {GRANTED}")
+    page.wait_for_function(f"() => {RECEIVED} >= {GRANTED}")
     received = stats(page)["received"]
-    page.wait_for_timeout(700)
-    assert stats(page)["received"] == received
+    assert received == granted == page.evaluate(f"() => {GRANTED}")
     assert received - stats(page)["shown"] <= 20_000
 
 
@@ -222,19 +233,24 @@ def test_race_mode_finishes_both_sides(page):
 
 
 @pytest.mark.parametrize(
-    ("name", "viewport", "query"),
+    ("name", "viewport", "query", "shown"),
     [
-        ("watch-desktop", None, "&rows=5&cols=5&start=4,0&algorithm=warnsdorff&speed=4&go=1"),
-        ("watch-phone", PHONE, "&rows=5&cols=5&start=4,0&algorithm=warnsdorff&speed=4&go=1"),
-        ("watch-race", None, "&rows=6&cols=6&start=0,0&b=warnsdorff&speed=60&go=1"),
-        ("watch-race-phone", PHONE, "&rows=6&cols=6&start=0,0&b=warnsdorff&speed=60&go=1"),
+        ("watch-desktop", None, "&rows=5&cols=5&start=4,0&algorithm=warnsdorff&speed=4&go=1", 10),
+        ("watch-phone", PHONE, "&rows=5&cols=5&start=4,0&algorithm=warnsdorff&speed=4&go=1", 10),
+        ("watch-race", None, "&rows=6&cols=6&start=0,0&b=warnsdorff&speed=60&go=1", 150),
+        ("watch-race-phone", PHONE, "&rows=6&cols=6&start=0,0&b=warnsdorff&speed=60&go=1", 150),
     ],
 )
-def test_screenshots(new_page, artifacts, name, viewport, query):
+def test_screenshots(new_page, artifacts, name, viewport, query, shown):
     page = new_page(**({"viewport": viewport, "has_touch": True} if viewport else {}))
     open_watch(page, query)
     wait_status(page, "running")
-    page.wait_for_timeout(2500)
+    # a picture of the search under way: the lane has drawn this many events
+    page.wait_for_function(
+        """(shown) => +document.querySelector('[data-side=a] [data-stat=shown]')
+              .textContent.replace(/\\D/g, '') >= shown""",
+        arg=shown,
+    )
     page.screenshot(path=str(artifacts / f"{name}.png"))
     # Nothing spills sideways on a phone.
     width = page.evaluate("document.documentElement.scrollWidth")
@@ -318,7 +334,15 @@ def test_heat_map_and_a_larger_board(page, artifacts):
     page.locator("label.w-heat-toggle").click()
     board_el = page.locator("[data-side=a] .board")
     expect(board_el).to_have_attribute("data-heat", "true")
-    page.wait_for_timeout(200)
+    # the heat canvas has painted (some pixel of it is not transparent), and the switch has
+    # finished sliding over (its CSS transitions are no longer running)
+    page.wait_for_function(
+        """() => { const c = document.querySelector('[data-side=a] .board-heat');
+              const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+              const track = document.querySelector('label.w-heat-toggle .w-switch-track');
+              return data.some((value, i) => i % 4 === 3 && value > 0)
+                  && track.getAnimations({ subtree: true }).length === 0; }"""
+    )
     page.screenshot(path=str(artifacts / "watch-heat.png"))
     page.locator("label.w-heat-toggle").click()
     expect(board_el).not_to_have_attribute("data-heat", "true")

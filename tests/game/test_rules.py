@@ -63,18 +63,67 @@ def test_first_move_places_the_knight_anywhere():
     assert sorted(state.legal()) == sorted(Board(5, 5).neighbours[12])
 
 
-@pytest.mark.parametrize(
-    ("row", "col", "detail"),
-    [(5, 0, "off-board"), (-1, 2, "off-board"), (0, 0, "visited"), (1, 1, "not-knight")],
-)
-def test_illegal_moves_change_nothing(row, col, detail):
-    state = rules.new_game(5, 5, False)
-    play(state, [0, 7])
+# (closed, row, col, detail); the games are a 5x5 open one and a 6x6 closed one, both at
+# a5 then c4 (squares 0, then 7 on 5x5 and 8 on 6x6): a knight's move from the start.
+ILLEGAL_MOVES = [
+    (False, 5, 0, "off-board"),
+    (False, -1, 2, "off-board"),
+    (False, 0, 0, "visited"),
+    (False, 1, 1, "not-knight"),
+    (True, 6, 0, "off-board"),
+    (True, 0, -1, "off-board"),
+    (True, 0, 0, "visited"),  # back onto the start, 34 squares early: no closing move
+    (True, 1, 2, "visited"),  # the knight's own square
+    (True, 1, 1, "not-knight"),
+]
+
+
+@pytest.mark.parametrize(("closed", "row", "col", "detail"), ILLEGAL_MOVES)
+def test_illegal_moves_change_nothing(closed, row, col, detail):
+    state = rules.new_game(6, 6, True) if closed else rules.new_game(5, 5, False)
+    play(state, [0, state.board.square(1, 2)])
     before = copy.deepcopy(state)
     with pytest.raises(RuleError) as err:
         rules.move(state, row, col, T0 + 1)
     assert (err.value.code, err.value.detail) == ("illegal-move", detail)
     assert state == before
+
+
+def early_returns(tour, cols):
+    """Lengths of the tour's prefixes (short of the whole) that end a knight's move from
+    its start: where a closed game could be tempted to jump back early."""
+    return [k for k in range(2, len(tour)) if knight(tour[k - 1], tour[0], cols)]
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "holes", "start"),
+    [(6, 6, (), None), (5, 6, (), None), (3, 10, (), None), (8, 8, (), None), (5, 5, (20,), 4)],
+    ids=["6x6", "5x6", "3x10", "8x8", "5x5-holed-fixed-start"],
+)
+def test_an_early_jump_back_onto_the_start_is_no_closed_win(rows, cols, holes, start):
+    """A closed game is won by the jump back onto the start only once every square is
+    visited: before that the start is a visited square like any other."""
+    board = Board(rows, cols, frozenset(holes))
+    first = start if start is not None else 0
+    found = hint(board, [first], closed=True, time_limit=5.0)
+    assert found.verdict == "completable", found
+    tour = [first, *found.witness]
+    assert_tour(rows, cols, tour, closed=True, start=start, blocked=holes)
+    lengths = early_returns(tour, cols)
+    assert lengths[0] == 2  # the second square is always a knight's move from the first
+    state = rules.new_game(rows, cols, True, holes=frozenset(holes), start=start)
+    play(state, tour[:2])  # placed, one jump: the shortest way to be tempted
+    for k in lengths:
+        if k > 2:  # longer prefixes are set down as they are: the look-ahead is not tested
+            holed = frozenset(holes)
+            state = GameState(rows, cols, True, tour[:k], holes=holed, start=start)
+        before = copy.deepcopy(state)
+        with pytest.raises(RuleError) as err:
+            rules.move(state, *divmod(first, cols), T0 + 5)
+        assert (err.value.code, err.value.detail) == ("illegal-move", "visited"), k
+        assert state == before and not state.won and not state.returned, k
+        assert first not in state.legal() and state.status != "won", k
+        assert state.squares_left == board.size - k
 
 
 def test_random_first_move_only_first_and_from_a_hopeful_square():

@@ -31,31 +31,38 @@ pytestmark = pytest.mark.timeout(120)
 
 
 class Listener:
-    """A bare /watch client that records every ``event`` it receives."""
+    """A bare /watch client that records every ``event`` it receives.
+
+    python-socketio's client runs each message's handler in a thread of its own, so the
+    order ``received`` is in may not be the order the server sent: tests number what they
+    send and compare sets, not sequences.
+    """
 
     def __init__(self, url: str, event: str = "notice"):
         self.received: list = []
-        self.lock = threading.Lock()
+        self.changed = threading.Condition()
         self.sio = socketio.Client(reconnection=False)
         self.sio.on(event, self._record, namespace=NAMESPACE)
         self.sio.connect(url, namespaces=[NAMESPACE], transports=["websocket"], wait_timeout=5)
 
     def _record(self, data):
-        with self.lock:
+        with self.changed:
             self.received.append(data)
+            self.changed.notify_all()
 
     @property
     def sid(self) -> str:
         return self.sio.get_sid(NAMESPACE)
 
     def wait_for(self, count: int, timeout: float = 5) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            with self.lock:
-                if len(self.received) >= count:
-                    return True
-            time.sleep(0.01)
-        return False
+        """Whether ``count`` messages have come within ``timeout`` seconds."""
+        with self.changed:
+            return self.changed.wait_for(lambda: len(self.received) >= count, timeout)
+
+    def wait_for_message(self, data, timeout: float = 5) -> bool:
+        """Whether ``data`` has come within ``timeout`` seconds."""
+        with self.changed:
+            return self.changed.wait_for(lambda: data in self.received, timeout)
 
     def close(self) -> None:
         if self.sio.connected:
@@ -87,17 +94,25 @@ def test_every_process_delivers_what_the_queue_carries(server_processes, redis_s
     client's sid reaches that client only, whichever process holds it."""
     a, b, c = server_processes(3)
     listeners = [Listener(server.url) for server in (a, b, c, b)]
+    first = {"to": "all", "text": "马踏棋盘", "seq": 1}
+    one = {"to": "one", "seq": 2}
+    last = {"to": "all", "seq": 3}
     try:
         emitter = external_emitter(redis_server.url)
-        emitter.emit("notice", {"to": "all", "text": "马踏棋盘"}, namespace=NAMESPACE)
+        emitter.emit("notice", first, namespace=NAMESPACE)
         for listener in listeners:
             assert listener.wait_for(1), "a process did not deliver the broadcast"
-            assert listener.received == [{"to": "all", "text": "马踏棋盘"}]
+            assert listener.received == [first]
         target = listeners[3]  # the second client on process b
-        emitter.emit("notice", {"to": "one"}, to=target.sid, namespace=NAMESPACE)
-        assert target.wait_for(2)
-        time.sleep(0.3)
-        assert [len(listener.received) for listener in listeners] == [1, 1, 1, 2]
+        emitter.emit("notice", one, to=target.sid, namespace=NAMESPACE)
+        # A broadcast after it on the same queue: each process handles the queue's messages
+        # in order, so a listener that has the last one was sent the one before it or never.
+        emitter.emit("notice", last, namespace=NAMESPACE)
+        for listener in listeners:
+            assert listener.wait_for_message(last), "a process did not deliver the broadcast"
+        assert target.wait_for(3)
+        got = [sorted(notice["seq"] for notice in listener.received) for listener in listeners]
+        assert got == [[1, 3], [1, 3], [1, 3], [1, 2, 3]]
     finally:
         for listener in listeners:
             listener.close()
@@ -182,12 +197,14 @@ def test_redis_outage_degrades_and_recovers(server_processes, tmp_path):
                 client.close()
 
             own = start_redis(tmp_path / "own-redis-2", port)
+            # sent again every half second until both processes have resubscribed
             delivered = False
             deadline = time.monotonic() + 20
             while time.monotonic() < deadline and not delivered:
                 external_emitter(url).emit("notice", 2, namespace=NAMESPACE)
-                delivered = all(2 in listener.received for listener in listeners)
-                time.sleep(0.5)
+                delivered = wait_until(
+                    lambda: all(2 in listener.received for listener in listeners), 0.5
+                )
             assert delivered, "the processes did not resubscribe after Redis came back"
             for listener in listeners:
                 listener.close()

@@ -11,6 +11,7 @@ from server.engine.hints import hint
 from server.game import service
 from server.i18n import LANGS, MESSAGES, catalogue_version
 from server.web.assets import KEEP
+from tests.game.test_serialize import REPLAY, STATE, WORDS
 from tests.tourcheck import assert_tour
 
 ERROR_CODES = {
@@ -238,17 +239,33 @@ def test_score_names(client, clock):
     assert score(client, other, "名" * 24)["name"] == "名" * 24
 
 
-def test_forged_wins_are_refused(client, clock):
-    game = new_game(client)
-    refused(client.post(f"/api/games/{game['id']}/score", json={"name": "x"}), "not-won")
-    cells = engine_tour(5, 5, 0)
-    play_tour(client, game, cells[:-1])
-    refused(client.post(f"/api/games/{game['id']}/score", json={"name": "x"}), "not-won")
+@pytest.mark.parametrize(("rows", "cols", "closed"), [(5, 5, False), (6, 6, True)])
+def test_forged_wins_are_refused(client, clock, rows, cols, closed):
+    game = new_game(client, rows, cols, closed)
+    url = f"/api/games/{game['id']}"
+    refused(client.post(f"{url}/score", json={"name": "x"}), "not-won")
+    cells = engine_tour(rows, cols, 0, closed) + ([[0, 0]] if closed else [])
+    play_tour(client, game, cells[:2])
+    if closed:  # back onto the start after one move: no closing move, no win
+        refused(client.post(f"{url}/moves", json={"row": 0, "col": 0}), "illegal-move")
+        refused(client.post(f"{url}/score", json={"name": "x"}), "not-won")
+    play_tour(client, game, cells[2:-1])
+    refused(client.post(f"{url}/score", json={"name": "x"}), "not-won")
     move(client, game, cells[-1])
     score(client, game, "once")
-    refused(client.post(f"/api/games/{game['id']}/score", json={"name": "x"}), "already-submitted")
-    board = client.get("/api/leaderboard?rows=5&cols=5&closed=0").get_json()
-    assert [e["name"] for e in board["unassisted"]] == ["once"]
+    refused(client.post(f"{url}/score", json={"name": "x"}), "already-submitted")
+    board = client.get(f"/api/leaderboard?rows={rows}&cols={cols}&closed={int(closed)}")
+    assert [e["name"] for e in board.get_json()["unassisted"]] == ["once"]
+
+
+def test_the_state_and_the_replay_carry_the_contracts_fields(client, clock):
+    game = win(client, clock, 30)
+    state = get(client, game)
+    assert state.keys() == STATE | WORDS
+    replay_id = act(client, game, "replay", status=201)["id"]
+    replay = client.get(f"/api/replays/{replay_id}").get_json()
+    assert replay.keys() == REPLAY and replay["path"] == state["path"]
+    assert replay["seconds"] == state["elapsed"] == 30.0
 
 
 # -- theory and i18n ------------------------------------------------------------
@@ -328,10 +345,24 @@ BAD_MOVES = [
 ]
 
 
-@pytest.mark.parametrize(("body", "code"), BAD_MOVES)
-def test_bad_moves_change_nothing(client, clock, body, code):
-    game = new_game(client)
-    move(client, game, [0, 0])
+# a 6x6 closed game at a6 then c5: the start is a knight's move away, 34 squares early
+CLOSED_BAD_MOVES = [
+    ({"row": 0, "col": 0}, "illegal-move"),  # back onto the start: not yet the closing move
+    ({"row": 1, "col": 2}, "illegal-move"),  # the knight's own square
+    ({"row": 2, "col": 2}, "illegal-move"),  # not a knight move
+    ({"row": 6, "col": 0}, "illegal-move"),  # off the board
+    ({"row": 0, "col": 0, "random": True}, "bad-request"),
+]
+
+
+@pytest.mark.parametrize(
+    ("closed", "body", "code"),
+    [(False, *bad) for bad in BAD_MOVES] + [(True, *bad) for bad in CLOSED_BAD_MOVES],
+)
+def test_bad_moves_change_nothing(client, clock, closed, body, code):
+    game = new_game(client, 6, 6, closed=True) if closed else new_game(client)
+    for cell in [[0, 0], [1, 2]] if closed else [[0, 0]]:
+        move(client, game, cell)
     before = get(client, game)
     refused(client.post(f"/api/games/{game['id']}/moves", json=body), code)
     assert get(client, game) == before
