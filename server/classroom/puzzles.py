@@ -18,7 +18,7 @@ from collections.abc import Callable
 from sqlalchemy import case, func, or_, select, update
 
 from ..db import db
-from ..game import rules
+from ..game import audit, rules
 from ..game import service as games
 from ..game.rules import RuleError
 from .messages import ClassError
@@ -149,7 +149,7 @@ def record_solution(room: ClassRoom, game_id: str, at: float) -> dict:
         raise ClassError("unknown-entry") from None
     start = _start_square(puzzle)
     if (
-        not state.won
+        not (state.won and audit.is_tour(state))  # the rules' word, and the path checked again
         or (state.rows, state.cols, state.closed)
         != (puzzle["rows"], puzzle["cols"], puzzle["closed"])
         or state.holes != frozenset(puzzle.get("holes", ()))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from server.classroom import puzzles
@@ -12,6 +14,7 @@ from server.engine.board import Board
 from server.engine.search import solve
 from server.game import rules
 from server.game import service as games
+from server.game.models import Game
 from tests.classroom.helpers import T0, new_room, play_through, refused, student
 
 FIVE = {"rows": 5, "cols": 5, "closed": False, "start": [4, 0]}
@@ -207,3 +210,24 @@ def test_attempts_are_a_students_until_the_teacher_clears_them(ctx):
     puzzles.set_puzzle(room, {"rows": 5, "cols": 5, "closed": True, "start": [0, 0]}, T0)
     puzzles.start_puzzle_game(room, ann, T0, max_attempts=2)
     assert puzzles.MAX_ATTEMPTS == 5  # what the protocol's `full` promises (docs/protocol.md)
+
+
+@pytest.mark.parametrize(
+    "path",
+    # from the puzzle's start (square 20), every square once but not by knight moves
+    [[20, *(square for square in range(25) if square != 20)]],
+    ids=["no-knight-moves"],
+)
+def test_a_forged_win_is_not_ranked(ctx, path):
+    """A state that says "won" (written into the games table, as no move could make it)
+    is checked again on its path before it is ranked (server/game/audit.py)."""
+    room = new_room()
+    puzzles.set_puzzle(room, FIVE, T0)
+    ann = puzzles.start_puzzle_game(room, student(room, "Ann"), T0 + 1)
+    game = db.session.get(Game, ann["game"])
+    game.path, game.finished_at = json.dumps(path), T0 + 2
+    db.session.commit()
+    with pytest.raises(ClassError) as err:
+        puzzles.record_solution(room, ann["game"], T0 + 3)
+    assert err.value.code == "not-solved"
+    assert puzzles.leaderboard(room)["entries"] == []
