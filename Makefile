@@ -92,11 +92,11 @@ postgres:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
-# The suite on every core (pytest-xdist, one test file per worker at a time); the browser
-# tests in a process of their own, after the rest, three at a time: they spend most of
-# their time waiting for pages, so a third worker fills a 2-core machine.
+# The suite three files at a time (pytest-xdist; the tests wait on sockets and pages for
+# part of their time, so a third worker fills a 2-core machine); the browser tests in a
+# process of their own, after the rest.
 test: $(CORE_STAMP) lint test-js browser redis postgres
-	$(BIN)/python -m pytest -n auto --dist loadfile --ignore=tests/browser
+	$(BIN)/python -m pytest -n 3 --dist loadfile --ignore=tests/browser
 	$(BIN)/python -m pytest -n 3 --dist loadfile tests/browser
 
 # Every page at a phone's and a desktop's size, under test-artifacts/screens/: to compare by

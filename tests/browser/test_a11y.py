@@ -88,7 +88,6 @@ CASES = [
     ("zh", "desktop", "light"),
     ("en", "phone", "light"),
     ("en", "desktop", "light"),
-    ("zh", "phone", "dark"),  # the dark scheme's colours, once: they do not depend on size
 ]
 
 

@@ -1,4 +1,4 @@
-"""HTTP fuzzing: 10,000+ random and malformed requests, and what only a real server sees.
+"""HTTP fuzzing: 5,000+ random and malformed requests, and what only a real server sees.
 
 * In this process, through the Flask test client: a seeded generator (``FUZZ_SEED`` to
   vary it, ``FUZZ_REQUESTS`` for more) sends random methods to every route (the API,
@@ -46,7 +46,7 @@ from tests.support.servers import open_class_room, start_servers, tracebacks
 from tests.support.wire import exchange, request_bytes
 
 SEED = int(os.environ.get("FUZZ_SEED", "20240611"))
-REQUESTS = int(os.environ.get("FUZZ_REQUESTS", "10000"))
+REQUESTS = int(os.environ.get("FUZZ_REQUESTS", "5000"))
 DEADLINE = 10.0  # seconds for one request: far above the engine's ~1 s budget, below a hang
 POOL_SIZE = 40
 SMALL_AREA = 36  # fuzz-created games join the pool only when the engine is quick on them
