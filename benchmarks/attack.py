@@ -81,6 +81,7 @@ from tests.support.servers import (  # noqa: E402
     start_servers,
 )
 from tests.support.stats import percentile  # noqa: E402
+from tests.support.watch import PILE_RUN  # noqa: E402
 
 HARD = "16x16~EABBAIwAugL0AvQAuALsAVAB3AFhADoALgDLAGwAsQE.o.h2"
 SERVER_FD_LIMIT = 1024  # the usual `ulimit -n` the server is started with
@@ -351,18 +352,7 @@ def attack_watch_runs(url, code, source, stop, stats, connections=60):
             while not stop.is_set() and client.open:
                 run = f"p{number % 2}"
                 number += 1
-                start = {
-                    "run": run,
-                    "rows": 30,
-                    "cols": 30,
-                    "start": [0, 0],
-                    "algorithm": "seed",
-                    "closed": True,
-                    "pruning": False,
-                    "window": 1,
-                    "node_budget": 2_500_000,
-                    "time_limit": 600,
-                }
+                start = {"run": run, **PILE_RUN, "time_limit": 600}
                 ack = client.call("start", start, timeout=15)
                 if not (ack or {}).get("ok"):
                     stats.add("start refused")

@@ -38,21 +38,11 @@ sys.path.insert(0, str(ROOT))
 
 from tests.support.servers import start_servers, tracebacks  # noqa: E402
 from tests.support.stats import percentile  # noqa: E402
-from tests.support.watch import WatchClient  # noqa: E402
+from tests.support.watch import PILE_RUN, WatchClient  # noqa: E402
 
 MB = 1024 * 1024
 HARD = "16x16~EABBAIwAugL0AvQAuALsAVAB3AFhADoALgDLAGwAsQE.o.h2"
 PILE_CONNECTIONS = 60
-RUN = {
-    "algorithm": "seed",
-    "rows": 30,
-    "cols": 30,
-    "closed": True,
-    "start": [0, 0],
-    "pruning": False,
-    "window": 1,
-    "node_budget": 2_500_000,
-}
 AFTER = 60.0  # seconds watched after the connections close
 BACK_WITHIN = 50  # MB
 ATTACK_SECONDS = 20.0
@@ -84,7 +74,7 @@ def keep_two_runs(url: str) -> WatchClient:
     client = WatchClient(url)
     for run in ("a", "b"):
         for _ in range(600):  # the address's live runs are limited: wait for a place
-            answer = client.start({"run": run, **RUN}, timeout=30)
+            answer = client.start({"run": run, **PILE_RUN}, timeout=30)
             if answer["ok"]:
                 break
             time.sleep(0.1)

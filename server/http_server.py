@@ -39,6 +39,7 @@ import socket
 
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
+from .config import BY_NAME
 from .i18n import text
 from .limits import connections
 from .limits.connections import Admission, DeadlineReader, connection_cap
@@ -46,8 +47,6 @@ from .web.security import HEADERS, ServerErrorHeaders
 
 LISTEN_BACKLOG = 1024  # capped by the system (net.core.somaxconn: 4096 on Linux >= 5.4)
 KEEP_ALIVE_IDLE = 5.0  # seconds a kept-alive connection (and its thread) waits for a request
-DEFAULT_MAX_CONNECTIONS = 1200  # without an app's config (see server/config/settings.py)
-DEFAULT_PER_ADDRESS = 50
 
 log = logging.getLogger(__name__)
 
@@ -301,8 +300,11 @@ def make_server(host: str, port: int, app) -> Server:
     connection then comes from the proxy, which keeps its own per-client limit).
     """
     config = getattr(app, "config", {})
-    total = connection_cap(config.get("MAX_CONNECTIONS", DEFAULT_MAX_CONNECTIONS))
-    per_address = config.get("MAX_CONNECTIONS_PER_ADDRESS", DEFAULT_PER_ADDRESS)
+    # an app without the settings (a test's bare WSGI app) gets their defaults
+    total = connection_cap(config.get("MAX_CONNECTIONS", BY_NAME["MAX_CONNECTIONS"].default))
+    per_address = config.get(
+        "MAX_CONNECTIONS_PER_ADDRESS", BY_NAME["MAX_CONNECTIONS_PER_ADDRESS"].default
+    )
     if config.get("PROXY_FIX"):
         per_address = 0
     try:

@@ -81,6 +81,20 @@ def stop_server(proc: subprocess.Popen) -> None:
         proc.wait(5)
 
 
+# Issue 22's pile-up: a 30x30 closed seed search of about 5 M events (250 checkpoints), sent
+# one event at a time, whose timeline a finished run keeps (tests, bench_budgets, make attack)
+PILE_RUN = {
+    "algorithm": "seed",
+    "rows": 30,
+    "cols": 30,
+    "closed": True,
+    "start": [0, 0],
+    "pruning": False,
+    "window": 1,
+    "node_budget": 2_500_000,
+}
+
+
 def start_payload(run: str = "b1", **changes) -> dict:
     payload = {
         "run": run,

@@ -17,21 +17,11 @@ import pytest
 
 from tests.support.servers import start_servers, tracebacks
 from tests.support.waiting import wait_until
-from tests.support.watch import WatchClient
+from tests.support.watch import PILE_RUN, WatchClient
 
 MB = 1024 * 1024
 KEPT_MB = 8
 CONNECTIONS = 20
-RUN = {
-    "algorithm": "seed",
-    "rows": 30,
-    "cols": 30,
-    "closed": True,
-    "start": [0, 0],
-    "pruning": False,
-    "window": 1,
-    "node_budget": 2_500_000,  # about 5 M events, 250 checkpoints
-}
 GROWTH_MB = 80  # kept runs (8) + a run computing + 20 connections + the allocator's slack
 BACK_WITHIN_MB = 20
 
@@ -47,7 +37,7 @@ def server(tmp_path):
 def keep_two_runs(client: WatchClient) -> None:
     """Two runs sought to their end twice: both kept by the connection."""
     for run in ("a", "b"):
-        assert client.start({"run": run, **RUN})["ok"]
+        assert client.start({"run": run, **PILE_RUN})["ok"]
         for _ in range(2):
             client.dones.pop(run, None)
             assert client.call("seek", {"run": run, "index": None})["ok"]
