@@ -125,6 +125,7 @@ class WatchClient:
         self.lock = threading.Lock()
         self.messages: list[tuple[str, dict]] = []  # everything except batch contents
         self.batches: dict[str, list[dict]] = {}
+        self.seen: dict[str, dict[int, tuple[int, int]]] = {}  # run: seq: (nodes, backtracks)
         self.events: dict[str, int] = {}
         self.counts: dict[str, bool] = {}
         self.dones: dict[str, dict] = {}
@@ -143,6 +144,7 @@ class WatchClient:
         n = count_events(data["events"], self.counts.get(run, False))
         with self.lock:
             self.events[run] = self.events.get(run, 0) + n
+            self.seen.setdefault(run, {})[data["seq"]] = (data["nodes"], data["backtracks"])
             self.messages.append(("batch", {k: v for k, v in data.items() if k != "events"}))
             if self.keep:
                 # python-socketio's client runs each message's handler in a thread of its
@@ -169,13 +171,10 @@ class WatchClient:
         can be handled before the last batch, each in its own thread)."""
         with self.lock:
             done = self.dones.get(run)
-            batches = self.batches.get(run, [])
-            if done is None or [b["seq"] for b in batches] != list(range(len(batches))):
+            seen = self.seen.get(run, {})
+            if done is None or sorted(seen) != list(range(len(seen))):
                 return False
-            if not batches:
-                return True
-            last = batches[-1]
-            return (last["nodes"], last["backtracks"]) == (done["nodes"], done["backtracks"])
+            return not seen or seen[len(seen) - 1] == (done["nodes"], done["backtracks"])
 
     def start(self, payload: dict, timeout: float = 5) -> dict:
         if isinstance(payload, dict) and payload.get("algorithm") == "warnsdorff":

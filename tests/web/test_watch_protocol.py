@@ -85,8 +85,7 @@ def streamed(client: WatchClient, run: str, counts: bool) -> list:
 
 def finish(client: WatchClient, run: str, timeout: float = 30) -> dict:
     assert client.wait(lambda: run in client.dones, timeout), f"no done for {run}"
-    if client.keep:
-        assert client.wait(lambda: client.has_all_batches(run), timeout), f"batches of {run}"
+    assert client.wait(lambda: client.has_all_batches(run), timeout), f"batches of {run}"
     return client.dones[run]
 
 
