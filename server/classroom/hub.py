@@ -111,32 +111,26 @@ def _add(counter: Counter, key, step: int) -> None:
         del counter[key]  # a counter of the seats taken, not of every address ever seen
 
 
+@dataclass(eq=False, kw_only=True)
 class Hub:
-    def __init__(
-        self,
-        *,
-        emit: Callable[..., None],
-        start_task: Callable[..., object],
-        in_context: Callable[[Callable[[], object]], object],
-        ttl: float,
-        presence_timeout: float,
-        heartbeat: float,
-        seats: Seats | None = None,
-    ) -> None:
-        self._emit = emit
-        self.start_task = start_task
-        self.in_context = in_context
-        self.ttl = ttl
-        self.presence_timeout = presence_timeout
-        self.heartbeat = heartbeat
-        self.seats = seats or Seats()
+    emit: Callable[..., None]  # (event, data, Socket.IO room, sid to skip)
+    start_task: Callable[..., object]
+    in_context: Callable[[Callable[[], object]], object]
+    ttl: float
+    presence_timeout: float
+    heartbeat: float
+    seats: Seats = field(default_factory=Seats)
+
+    def __post_init__(self) -> None:
         # who holds a room's lease: unique per process, readable in the database
         self.process = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
         self.members: dict[str, Member] = {}
         self.feeds: dict[str, RoomFeed] = {}
         self._taken = _Taken()
         self._lock = threading.Lock()
-        self.throttle = Throttle(1.0 / TEACHER_EVENTS_PER_SECOND, start_task, run=in_context)
+        self.throttle = Throttle(
+            1.0 / TEACHER_EVENTS_PER_SECOND, self.start_task, run=self.in_context
+        )
 
     # -- connections ---------------------------------------------------------------------------
     def connect(self, sid: str, lang: str, address: str = "") -> Member:
@@ -229,10 +223,10 @@ class Hub:
 
     # -- output ----------------------------------------------------------------------------------
     def broadcast(self, event: str, data: dict, code: str, skip_sid: str | None = None) -> None:
-        self._emit(event, data, room_name(code), skip_sid)
+        self.emit(event, data, room_name(code), skip_sid)
 
     def to_teacher(self, event: str, data: dict, code: str, skip_sid: str | None = None) -> None:
-        self._emit(event, data, teacher_room(code), skip_sid)
+        self.emit(event, data, teacher_room(code), skip_sid)
 
     def to_teacher_latest(self, event: str, code: str, read: Callable[[], dict | None]) -> None:
         """The teacher's pages get ``event`` with ``read()`` (None: nothing to send), now or

@@ -35,7 +35,7 @@ import time
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..engine.board import Board
 from ..engine.search import PRUNINGS
@@ -70,6 +70,11 @@ class Demo:
     @property
     def counts(self) -> bool:
         return self.algorithm == "warnsdorff"
+
+    @classmethod
+    def of(cls, settings: object) -> Demo:
+        """The demo of anything that carries these settings as attributes (a run's spec)."""
+        return cls(**{field.name: getattr(settings, field.name) for field in fields(cls)})
 
 
 class Checkpoint:

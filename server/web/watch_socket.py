@@ -151,19 +151,7 @@ def start_run(runs: RunRegistry, conn, spec: RunSpec, sio_server, namespace: str
 
 def timeline_of(spec: RunSpec) -> Timeline:
     """The timeline of a fresh run: its search, its budget, its time limit (of computing)."""
-    return Timeline(
-        Demo(
-            rows=spec.rows,
-            cols=spec.cols,
-            start=spec.start,
-            algorithm=spec.algorithm,
-            closed=spec.closed,
-            pruning=spec.pruning,
-            node_budget=spec.node_budget,
-            time_limit=spec.time_limit,
-            holes=spec.holes,
-        )
-    )
+    return Timeline(Demo.of(spec))
 
 
 def start_ack(spec: RunSpec) -> dict:
