@@ -297,65 +297,59 @@ BODIES: dict[str, type[Message]] = {
     "POST /api/levels/import": ProgressImport,
     "POST /api/verdict": VerdictAsked,
 }
-ERRORS = {  # code: (HTTP status, when)
-    "bad-request": (
-        400,
-        "a body that is not a JSON object (or not UTF-8, or nested too deep), text that is not"
-        " Unicode, a field missing or of the wrong type, a query that is no number or flag",
-    ),
-    "bad-board": (400, f"`rows`/`cols` out of {MIN_SIDE}..{MAX_SIDE}"),
-    "shape-malformed": (
-        400,
-        "a `puzzle` that does not parse, or a hole off the board",
-    ),
-    "shape-too-big": (400, f"a `puzzle` over {MAX_SHAPE_SIDE} squares a side or its text too long"),
-    "shape-empty": (400, "a shape with no open square"),
-    "start-on-hole": (400, "a puzzle whose fixed start is a hole"),
-    "start-off-board": (400, "a puzzle whose fixed start is not a square of the board"),
-    "bad-name": (
-        400,
-        "a name that is empty, longer than 24 characters or holds control characters",
-    ),
-    "unknown-game": (404, "no game has this id"),
-    "unknown-replay": (404, "no replay has this id"),
-    "unknown-level": (404, "no level has this id"),
-    "not-yet": (404, "`GET /api/daily?date=` of a date after today (UTC): not out yet"),
-    "level-locked": (403, "a level game before the level is unlocked (docs/levels.md)"),
-    "bad-progress-code": (400, "a progress code this server did not sign, or one changed"),
-    "not-found": (404, "no such `/api/` route"),
-    "method-not-allowed": (405, "a method the route does not take"),
-    "illegal-move": (
-        409,
-        "a square off the board, a hole, visited, not a knight's move away, or a first move"
-        " off a puzzle's fixed start",
-    ),
-    "game-over": (409, "a move, undo, restart or hint in a won game"),
-    "bad-undo": (409, "an undo beyond the knight's placement (`count` < 1 or > moves made)"),
-    "not-won": (409, "a score or a replay for a game the server did not see won"),
-    "already-submitted": (409, "a second score for the same game"),
-    "conflict": (
-        409,
-        "another request changed the same game at the same moment and retrying did not settle"
-        " it: try again",
-    ),
-    "too-large": (413, "a body over `MAX_CONTENT_LENGTH` (64 KiB)"),
-    "not-json": (
-        415,
-        "a `POST` whose Content-Type is not `application/json`, or a body without one (a form"
-        " cannot post to the API)",
-    ),
-    "rate-limited": (
-        429,
-        "one client creates games (`RATE_LIMIT_GAMES`) or asks verdicts"
+ERRORS_BY_STATUS = {  # HTTP status: {code: when}
+    400: {
+        "bad-request": "a body that is not a JSON object (or not UTF-8, or nested too deep), text"
+        " that is not Unicode, a field missing or of the wrong type, a query that is no number or"
+        " flag",
+        "bad-board": f"`rows`/`cols` out of {MIN_SIDE}..{MAX_SIDE}",
+        "shape-malformed": "a `puzzle` that does not parse, or a hole off the board",
+        "shape-too-big": f"a `puzzle` over {MAX_SHAPE_SIDE} squares a side or its text too long",
+        "shape-empty": "a shape with no open square",
+        "start-on-hole": "a puzzle whose fixed start is a hole",
+        "start-off-board": "a puzzle whose fixed start is not a square of the board",
+        "bad-name": "a name that is empty, longer than 24 characters or holds control characters",
+        "bad-progress-code": "a progress code this server did not sign, or one changed",
+    },
+    403: {"level-locked": "a level game before the level is unlocked (docs/levels.md)"},
+    404: {
+        "unknown-game": "no game has this id",
+        "unknown-replay": "no replay has this id",
+        "unknown-level": "no level has this id",
+        "not-yet": "`GET /api/daily?date=` of a date after today (UTC): not out yet",
+        "not-found": "no such `/api/` route",
+    },
+    405: {"method-not-allowed": "a method the route does not take"},
+    409: {
+        "illegal-move": "a square off the board, a hole, visited, not a knight's move away, or a"
+        " first move off a puzzle's fixed start",
+        "game-over": "a move, undo, restart or hint in a won game",
+        "bad-undo": "an undo beyond the knight's placement (`count` < 1 or > moves made)",
+        "not-won": "a score or a replay for a game the server did not see won",
+        "already-submitted": "a second score for the same game",
+        "conflict": "another request changed the same game at the same moment and retrying did"
+        " not settle it: try again",
+    },
+    413: {"too-large": "a body over `MAX_CONTENT_LENGTH` (64 KiB)"},
+    415: {
+        "not-json": "a `POST` whose Content-Type is not `application/json`, or a body without one"
+        " (a form cannot post to the API)"
+    },
+    429: {
+        "rate-limited": "one client creates games (`RATE_LIMIT_GAMES`) or asks verdicts"
         " (`RATE_LIMIT_VERDICTS`) too fast, or its address has used its search time"
-        " (`SEARCH_BUDGET`: a hint, a verdict to search); with a `Retry-After` header",
-    ),
-    "internal": (500, "a bug, logged by the server; nothing changed"),
-    "busy": (
-        503,
-        "a hint or a verdict to search while every search slot stayed taken (`SEARCH_WAIT`);"
-        " with a `Retry-After` header; nothing changed",
-    ),
+        " (`SEARCH_BUDGET`: a hint, a verdict to search); with a `Retry-After` header"
+    },
+    500: {"internal": "a bug, logged by the server; nothing changed"},
+    503: {
+        "busy": "a hint or a verdict to search while every search slot stayed taken"
+        " (`SEARCH_WAIT`); with a `Retry-After` header; nothing changed"
+    },
+}
+ERRORS = {  # code: (HTTP status, when)
+    code: (status, when)
+    for status, codes in ERRORS_BY_STATUS.items()
+    for code, when in codes.items()
 }
 ErrorCode = error_codes(
     {code: meaning for code, (_status, meaning) in ERRORS.items()},
