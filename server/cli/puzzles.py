@@ -14,7 +14,7 @@ from ..engine.board import Board, BoardError
 from ..engine.hints import hint
 from ..engine.search import solve
 from ..engine.shape import Puzzle, Shape, ShapeError, parse_puzzle, parse_shape
-from ..engine.solver import solve_tour
+from ..engine.solver import SolveOutcome, solve_tour
 from ..engine.verdict import decide
 from .usage import (
     BOARD_PRINT_LIMIT,
@@ -135,20 +135,26 @@ def cmd_solve(args: argparse.Namespace) -> int:
     board = puzzle.shape.board
     start = _start(args, puzzle)
     if board.blocked:
-        return _solve_shape(args, board, start)
-    outcome = solve_tour(
-        board,
-        start,
-        closed=args.closed,
-        algorithm=args.algorithm,
-        node_budget=args.budget,
-        time_limit=args.time_limit,
-    )
-    code = {"found": EXIT_OK, "budget": EXIT_BUDGET}.get(outcome.status, EXIT_NO_TOUR)
+        outcome = _solve_shape(args, board, start)
+    else:
+        outcome = solve_tour(
+            board,
+            start,
+            closed=args.closed,
+            algorithm=args.algorithm,
+            node_budget=args.budget,
+            time_limit=args.time_limit,
+        )
+    return _report(args, board, outcome)
+
+
+def _report(args: argparse.Namespace, board: Board, outcome: SolveOutcome) -> int:
+    """Print the outcome (the board and a line, or ``--json``); its exit code."""
     if args.json:
-        doc = {
-            "rows": board.rows,
-            "cols": board.cols,
+        doc = {"rows": board.rows, "cols": board.cols}
+        if board.blocked:
+            doc["holes"] = _cells(board, sorted(board.blocked))
+        doc |= {
             "closed": args.closed,
             "algorithm": outcome.algorithm,
             "tour": None,
@@ -163,15 +169,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
         _dump_json(doc, board, outcome.tour)
     elif outcome.status == "found":
         kind = "closed" if args.closed else "open"
-        if board.area <= BOARD_PRINT_LIMIT:
+        if board.blocked:
+            shape = f"{board.dims} with {len(board.blocked)} holes"
+            effort = f"{outcome.nodes} nodes"
+        else:
+            shape = board.dims
+            effort = f"{outcome.nodes} nodes, {outcome.backtracks} backtracks"
+        if board.blocked or board.area <= BOARD_PRINT_LIMIT:
             print(format_board(board, outcome.tour))
-        print(
-            f"{kind} tour of {board.dims} by {outcome.algorithm}: "
-            f"{outcome.nodes} nodes, {outcome.backtracks} backtracks, {outcome.seconds:.3f} s"
-        )
+        print(f"{kind} tour of {shape} by {outcome.algorithm}: {effort}, {outcome.seconds:.3f} s")
     if outcome.status != "found":
         print(f"knights-tour: {outcome.reason}", file=sys.stderr)
-    return code
+    return {"found": EXIT_OK, "budget": EXIT_BUDGET}.get(outcome.status, EXIT_NO_TOUR)
 
 
 def _start(args: argparse.Namespace, puzzle: Puzzle) -> int | None:
@@ -192,7 +201,7 @@ def _start(args: argparse.Namespace, puzzle: Puzzle) -> int | None:
     return start
 
 
-def _solve_shape(args: argparse.Namespace, board: Board, start: int | None) -> int:
+def _solve_shape(args: argparse.Namespace, board: Board, start: int | None) -> SolveOutcome:
     """A board with holes: the exact hint search (auto), or the plain searches."""
 
     if args.algorithm == "construct":
@@ -223,30 +232,7 @@ def _solve_shape(args: argparse.Namespace, board: Board, start: int | None) -> i
     seconds = time.perf_counter() - began
     if status == "exhausted" and not reason:
         reason = "no tour from this start"
-    code = {"found": EXIT_OK, "budget": EXIT_BUDGET}.get(status, EXIT_NO_TOUR)
-    if args.json:
-        doc = {
-            "rows": board.rows,
-            "cols": board.cols,
-            "holes": _cells(board, sorted(board.blocked)),
-            "closed": args.closed,
-            "algorithm": algorithm,
-            "tour": None,
-            "stats": {"nodes": nodes, "backtracks": backtracks, "seconds": round(seconds, 6)},
-        }
-        if status != "found":
-            doc["reason"] = reason
-        _dump_json(doc, board, tour)
-    elif status == "found":
-        kind = "closed" if args.closed else "open"
-        print(format_board(board, tour))
-        print(
-            f"{kind} tour of {board.dims} with {len(board.blocked)} holes by {algorithm}: "
-            f"{nodes} nodes, {seconds:.3f} s"
-        )
-    if status != "found":
-        print(f"knights-tour: {reason}", file=sys.stderr)
-    return code
+    return SolveOutcome(status, algorithm, tour, reason, nodes, backtracks, seconds)
 
 
 def cmd_verdict(args: argparse.Namespace) -> int:
