@@ -91,6 +91,18 @@ def _typed_room(code: str):
         abort(response)
 
 
+def _page_room(code: str, endpoint: str):
+    """The room of a page at a typed code; otherwise the page ends (:func:`abort`) with the
+    join page's error (404), or a redirect to the room's own spelling of the code."""
+    room = _typed_room(code)
+    if room is None:
+        page = render_template("class_join.html", error=True, code=code[:32])
+        abort(current_app.make_response((page, 404)))
+    if room.code != code:
+        abort(redirect(url_for(endpoint, code=room.code)))
+    return room
+
+
 @bp.get("")
 def join():
     code = request.args.get("code")
@@ -211,11 +223,7 @@ def open_room():
 
 @bp.get("/<code>/teach")
 def teacher(code: str):
-    room = _typed_room(code)
-    if room is None:
-        return render_template("class_join.html", error=True, code=code[:32]), 404
-    if room.code != code:
-        return redirect(url_for("classroom.teacher", code=room.code))
+    room = _page_room(code, "classroom.teacher")
     join_url = _join_url(room.code)
     return render_template(
         "class_teacher.html",
@@ -229,11 +237,7 @@ def teacher(code: str):
 
 @bp.get("/<code>")
 def student(code: str):
-    room = _typed_room(code)
-    if room is None:
-        return render_template("class_join.html", error=True, code=code[:32]), 404
-    if room.code != code:
-        return redirect(url_for("classroom.student", code=room.code))
+    room = _page_room(code, "classroom.student")
     demo = _opening(room)
     page = render_template(
         "class_student.html",

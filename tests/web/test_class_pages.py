@@ -214,3 +214,20 @@ def test_the_students_page_gives_a_browser_its_player_cookie_once(tmp_path):
     assert page.status_code == 200 and cookie.startswith("kt_player=") and "HttpOnly" in cookie
     again = client.get(f"/class/{code}")
     assert "kt_player=" not in again.headers.get("Set-Cookie", "")  # kept, not replaced
+
+
+@pytest.mark.parametrize(("page", "suffix"), [("teacher", "/teach"), ("student", "")])
+def test_a_room_page_at_a_typed_code(tmp_path, page, suffix):
+    """A code typed loosely (lower case, a dash) is sent to the room's own spelling; a code
+    of no room gets the join page's error, 404, not the room's page."""
+    client = make_app(tmp_path).test_client()
+    code = open_room(client)
+    loose = f"{code[:3].lower()}-{code[3:].lower()}"
+    response = client.get(f"/class/{loose}{suffix}")
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"/class/{code}{suffix}"
+    assert client.get(f"/class/{code}{suffix}").status_code == 200
+    unknown = "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"
+    response = client.get(f"/class/{unknown}{suffix}?lang=en")
+    assert response.status_code == 404
+    assert 'class="c-error" role="alert"' in response.get_data(as_text=True)
