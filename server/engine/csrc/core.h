@@ -24,6 +24,12 @@ typedef struct {
 extern PyTypeObject TablesType;
 extern PyTypeObject SearchType;
 
+/* The fields every type of the module starts with: its name, its size, how it is freed. */
+#define KT_TYPE_HEAD(name, type, dealloc, doc)                                               \
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "server.engine._core." name,                    \
+    .tp_basicsize = sizeof(type), .tp_dealloc = (destructor)(dealloc),                        \
+    .tp_flags = Py_TPFLAGS_DEFAULT, .tp_doc = doc
+
 /* The Python classes the events are made of, set once by configure(). */
 typedef struct {
     PyTypeObject *move, *backtrack, *found, *exhausted, *budget;

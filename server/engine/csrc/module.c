@@ -106,11 +106,7 @@ static void Tables_dealloc(Tables *t)
 }
 
 PyTypeObject TablesType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "server.engine._core.Tables",
-    .tp_basicsize = sizeof(Tables),
-    .tp_dealloc = (destructor)Tables_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "a board's knight-move table",
+    KT_TYPE_HEAD("Tables", Tables, Tables_dealloc, "a board's knight-move table"),
     .tp_new = Tables_new,
 };
 

@@ -456,62 +456,70 @@ static Py_ssize_t take_into(Search *s, Py_ssize_t n, PyObject *out, int counts, 
     return taken;
 }
 
-static int check_out(PyObject *out)
+/* A batch's arguments (n, out, counts) and what taking it did. */
+typedef struct {
+    Py_ssize_t n;
+    PyObject *out; /* a list the events are appended to, or None */
+    int counts;
+    int final;
+    int64_t moves;
+} Batch;
+
+static int parse_batch(PyObject *args, const char *format, Batch *b)
 {
-    if (out != Py_None && !PyList_CheckExact(out)) {
+    b->final = EV_NONE;
+    b->moves = 0;
+    if (!PyArg_ParseTuple(args, format, &b->n, &b->out, &b->counts))
+        return -1;
+    if (b->out != Py_None && !PyList_CheckExact(b->out)) {
         PyErr_SetString(PyExc_TypeError, "out must be a list or None");
         return -1;
     }
     return 0;
 }
 
+/* Up to b->n events into b->out, the search held for the while: how many, or -1. */
+static Py_ssize_t take_batch(Search *s, Batch *b)
+{
+    if (enter(s) < 0)
+        return -1;
+    Py_ssize_t taken =
+        b->n > 0 ? take_into(s, b->n, b->out, b->counts, &b->final, &b->moves) : 0;
+    s->busy = 0;
+    return taken;
+}
+
 /* encode_batch(n, out, counts) -> (taken, moves, final event, END_OF_STREAM or None) */
 static PyObject *Search_encode_batch(Search *s, PyObject *args)
 {
-    Py_ssize_t n;
-    PyObject *out;
-    int counts;
-    if (!PyArg_ParseTuple(args, "nOp:encode_batch", &n, &out, &counts) || check_out(out) < 0)
+    Batch b;
+    if (parse_batch(args, "nOp:encode_batch", &b) < 0)
         return NULL;
-    if (enter(s) < 0)
-        return NULL;
-    int final;
-    int64_t moves = 0;
-    Py_ssize_t taken = n > 0 ? take_into(s, n, out, counts, &final, &moves) : 0;
-    s->busy = 0;
+    Py_ssize_t taken = take_batch(s, &b);
     if (taken < 0)
         return NULL;
     PyObject *terminal = Py_None;
-    if (n > 0 && final >= EV_FOUND)
+    if (b.n > 0 && b.final >= EV_FOUND)
         terminal = s->end;
-    else if (n > 0 && final == EV_NONE && taken < n)
+    else if (b.n > 0 && b.final == EV_NONE && taken < b.n)
         terminal = kt_classes.end_of_stream; /* the final event was taken before */
-    return Py_BuildValue("nLO", taken, (long long)moves, terminal);
+    return Py_BuildValue("nLO", taken, (long long)b.moves, terminal);
 }
 
-/* walk(n, out) -> taken: the Walker's advance (requires a tracked search). */
+/* walk(n, out, counts) -> taken: the Walker's advance (requires a tracked search). */
 static PyObject *Search_walk(Search *s, PyObject *args)
 {
-    Py_ssize_t n;
-    PyObject *out;
-    int counts;
-    if (!PyArg_ParseTuple(args, "nOp:walk", &n, &out, &counts) || check_out(out) < 0)
+    Batch b;
+    if (parse_batch(args, "nOp:walk", &b) < 0)
         return NULL;
     if (!s->track) {
         PyErr_SetString(PyExc_ValueError, "this search keeps no walker state");
         return NULL;
     }
-    if (s->end || n <= 0)
+    if (s->end || b.n <= 0)
         return PyLong_FromLong(0);
-    if (enter(s) < 0)
-        return NULL;
-    int final;
-    int64_t moves;
-    Py_ssize_t taken = take_into(s, n, out, counts, &final, &moves);
-    s->busy = 0;
-    if (taken < 0)
-        return NULL;
-    return PyLong_FromSsize_t(taken);
+    Py_ssize_t taken = take_batch(s, &b);
+    return taken < 0 ? NULL : PyLong_FromSsize_t(taken);
 }
 
 /* finish() -> the final event, the events in between not made (solve). */
@@ -650,11 +658,7 @@ static PyGetSetDef Search_getset[] = {
 };
 
 PyTypeObject SearchType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "server.engine._core.Search",
-    .tp_basicsize = sizeof(Search),
-    .tp_dealloc = (destructor)Search_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "search.py's _walk as an iterator of events",
+    KT_TYPE_HEAD("Search", Search, Search_dealloc, "search.py's _walk as an iterator of events"),
     .tp_iter = PyObject_SelfIter,
     .tp_iternext = (iternextfunc)Search_next,
     .tp_methods = Search_methods,
