@@ -216,26 +216,6 @@ def _seed_fast(
     spush = stack.append
     spop = stack.pop
     top = filterfalse(get, nbrs[path[-1]])
-    if not closed:  # the hottest loop: one test fewer per node than the closed one below
-        while True:
-            for nxt in top:
-                if nodes >= check_at:
-                    limit, check_at = limits.check(nodes)
-                    if limit:
-                        return "budget", None, nodes, nodes - (len(path) - base + 1), limit
-                visited[nxt] = 1
-                push(nxt)
-                spush(top)
-                top = filterfalse(get, nbrs[nxt])
-                nodes += 1
-                break
-            else:
-                if len(path) == size:
-                    return "found", path, nodes, nodes - (size - base + 1), None
-                if not stack:
-                    return "exhausted", None, nodes, nodes, None
-                visited[pop()] = 0
-                top = spop()
     while True:
         for nxt in top:
             if adjs[nxt] and len(path) + 1 < size and sum(map(get, snbrs)) >= nsn:
@@ -251,7 +231,7 @@ def _seed_fast(
             nodes += 1
             break
         else:
-            if len(path) == size and path[-1] in snbrs:
+            if len(path) == size and (not closed or path[-1] in snbrs):
                 return "found", path, nodes, nodes - (size - base + 1), None
             if not stack:
                 return "exhausted", None, nodes, nodes, None
