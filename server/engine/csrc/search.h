@@ -33,7 +33,7 @@ typedef struct {
 typedef struct {
     int capacity;
     int32_t *mins, *maxs;
-    int64_t span, length, fill, events;
+    long long span, length, fill, events; /* long long: PyArg's "L" reads them in place */
 } Chart;
 
 typedef struct {

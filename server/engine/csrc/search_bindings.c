@@ -204,20 +204,16 @@ static int read_squares(PyObject *seq, int area, int32_t **out, int *len)
 
 static int read_chart(Chart *c, PyObject *frozen, int capacity)
 {
-    long long span, length, fill, events;
     PyObject *mins, *maxs;
-    if (!PyArg_ParseTuple(frozen, "LLLLOO", &span, &length, &fill, &events, &mins, &maxs))
+    if (!PyArg_ParseTuple(frozen, "LLLLOO", &c->span, &c->length, &c->fill, &c->events, &mins,
+                          &maxs))
         return -1;
-    c->span = span;
-    c->length = length;
-    c->fill = fill;
-    c->events = events;
     int32_t *vals = NULL;
     int n = 0;
     for (int which = 0; which < 2; which++) {
         if (read_squares(which ? maxs : mins, INT32_MAX, &vals, &n) < 0)
             return -1;
-        if (n > capacity || length >= capacity || span < 1) {
+        if (n > capacity || c->length >= capacity || c->span < 1) {
             free(vals);
             PyErr_SetString(PyExc_ValueError, "the depth chart does not fit");
             return -1;
@@ -577,8 +573,7 @@ static PyObject *Search_state(Search *s, PyObject *unused)
     PyObject *after = s->after < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(s->after);
     return Py_BuildValue("LNNLLiN(LLLLNN)", (long long)s->index, path, after,
                          (long long)s->wnodes, (long long)s->wbacktracks, s->max_depth, heat,
-                         (long long)c->span, (long long)c->length, (long long)c->fill,
-                         (long long)c->events, mins, maxs);
+                         c->span, c->length, c->fill, c->events, mins, maxs);
 error:
     Py_XDECREF(path);
     Py_XDECREF(heat);
