@@ -138,14 +138,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
         outcome = _solve_shape(args, board, start)
     else:
         outcome = solve_tour(
-            board,
-            start,
-            closed=args.closed,
-            algorithm=args.algorithm,
-            node_budget=args.budget,
-            time_limit=args.time_limit,
+            board, start, closed=args.closed, algorithm=args.algorithm, **_limits(args)
         )
     return _report(args, board, outcome)
+
+
+def _limits(args: argparse.Namespace) -> dict:
+    """The search's limits as the command line gives them (``--budget``, ``--time-limit``)."""
+    return {"node_budget": args.budget, "time_limit": args.time_limit}
 
 
 def _report(args: argparse.Namespace, board: Board, outcome: SolveOutcome) -> int:
@@ -217,14 +217,7 @@ def _solve_shape(args: argparse.Namespace, board: Board, start: int | None) -> S
             tour = tour[: board.size]  # the jump back onto the start is implied
         algorithm, nodes, backtracks, reason = "exact", answer.nodes, 0, answer.reason
     else:
-        result = solve(
-            board,
-            start,
-            closed=args.closed,
-            ordering=args.algorithm,
-            node_budget=args.budget,
-            time_limit=args.time_limit,
-        )
+        result = solve(board, start, closed=args.closed, ordering=args.algorithm, **_limits(args))
         tour = result.tour
         status = result.status if result.status in ("found", "exhausted") else "budget"
         algorithm, nodes, backtracks = args.algorithm, result.nodes, result.backtracks
