@@ -14,6 +14,9 @@ class of 200 behind one school NAT fits.  A room's teacher (a valid token) sits 
 only the room's own teacher pages count against it, so nothing students or other rooms
 do can keep the teacher out.
 
+**Turns.**  The class's message handlers run a few at a time (:meth:`Hub.turn`), a
+room's teacher first and one address's flood behind everyone else's messages.
+
 **What students cause on the teacher's page** (``presence``, ``quiz_scores``,
 ``quiz_tally``, ``leaderboard``) goes through :class:`~server.classroom.throttle.Throttle`:
 at most ``TEACHER_EVENTS_PER_SECOND`` of each a room, each the latest state.
@@ -30,10 +33,12 @@ import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..limits.bucket import TokenBucket
+from ..limits.gate import FairGate, GateBusy
 from . import clock, rooms
 from .feed import RoomFeed
 from .messages import ClassError
@@ -42,6 +47,8 @@ from .throttle import Throttle
 MESSAGE_BURST, MESSAGE_RATE = 2000, 1000.0  # every message, per connection
 COSTLY_BURST, COSTLY_RATE = 10, 2.0  # join, sync, solve: they read or write more
 TEACHER_EVENTS_PER_SECOND = 2  # of each event students cause, per room (and process)
+TURN_WAIT = 5.0  # seconds a message waits for a handler's turn, then "busy"
+TURNS_QUEUED_PER_ADDRESS = 200  # messages of one address waiting for a turn
 
 
 def room_name(code: str) -> str:
@@ -120,6 +127,7 @@ class Hub:
     presence_timeout: float
     heartbeat: float
     seats: Seats = field(default_factory=Seats)
+    handler_slots: int = 4
 
     def __post_init__(self) -> None:
         # who holds a room's lease: unique per process, readable in the database
@@ -128,9 +136,24 @@ class Hub:
         self.feeds: dict[str, RoomFeed] = {}
         self._taken = _Taken()
         self._lock = threading.Lock()
+        self.gate = FairGate(self.handler_slots, wait=TURN_WAIT, per_key=TURNS_QUEUED_PER_ADDRESS)
         self.throttle = Throttle(
             1.0 / TEACHER_EVENTS_PER_SECOND, self.start_task, run=self.in_context
         )
+
+    @contextmanager
+    def turn(self, member: Member) -> Iterator[None]:
+        """One of the process's ``handler_slots`` turns at handling a message: a room's
+        teacher first, then the address that holds the fewest (:class:`FairGate`), so one
+        address's flood waits behind itself; ``busy`` when no turn comes in time."""
+        try:
+            self.gate.acquire(member.address, 1 if member.role == "teacher" else 0)
+        except GateBusy:
+            raise ClassError("busy") from None
+        try:
+            yield
+        finally:
+            self.gate.release(member.address)
 
     # -- connections ---------------------------------------------------------------------------
     def connect(self, sid: str, lang: str, address: str = "") -> Member:

@@ -100,9 +100,10 @@ ERRORS = {
     " which",
     "unknown-entry": "`solved` for a game that is no attempt at the current puzzle in this room",
     "not-solved": "`solved` for a game the server has not seen won",
-    "busy": "the database was held by another writer for longer than it waits, or"
-    " `quiz_ask` where the search is still computing towards the class: nothing"
-    " changed, try again",
+    "busy": "the database was held by another writer for longer than it waits, no turn at"
+    " the process's handlers came within 5 s (`CLASS_HANDLER_SLOTS`; or the client address"
+    " has 200 messages waiting), or `quiz_ask` where the search is still computing towards"
+    " the class: nothing changed, try again",
     "bad-square": "`quiz_answer`: a square off the demo's board",
     "no-question": "`quiz_answer`, `quiz_reveal`, `quiz_why`: no open question, or not this number",
     "revealed": "`quiz_answer` after the question's reveal",

@@ -247,6 +247,14 @@ SETTINGS: tuple[Setting, ...] = (
         "per process",
     ),
     Setting(
+        "CLASS_HANDLER_SLOTS",
+        4,
+        whole(1, 64),
+        "class messages handled at once; the others wait their turn, a room's teacher's first,"
+        " then those of the client address that has the fewest running",
+        "per process",
+    ),
+    Setting(
         "CLASS_TEACHER_PAGES",
         8,
         whole(1, 1000),

@@ -19,6 +19,7 @@ seats (the hub), new names (``RATE_LIMIT_CLASS_NAMES``), the puzzle's games (cou
 from __future__ import annotations
 
 import logging
+from contextlib import nullcontext
 
 from flask import Flask, request
 from sqlalchemy.exc import IntegrityError
@@ -90,6 +91,10 @@ class ClassNamespace(AnsweringNamespace):
         member = hub().member(sid)
         return member.lang if member is not None else None
 
+    def turn(self, sid: str):
+        member = hub().member(sid)
+        return nullcontext() if member is None else hub().turn(member)
+
     def throttle(self, sid: str):
         return hub().member(sid)
 
@@ -141,13 +146,17 @@ class ClassNamespace(AnsweringNamespace):
     def on_disconnect(self, *reason):
         if is_client_event(self.namespace):  # a client's event, with whatever arguments
             return self.refuse_client_event(reason[0] if reason else None)
-        member = hub().disconnect(request.sid)
+        here = hub()
+        member = here.disconnect(request.sid)
         if member is None or member.code is None:
             return None
         try:
-            presence.leave(request.sid)
-            if member.role == "student":
-                presence_to_teacher(member.code)
+            with here.turn(member):
+                presence.leave(request.sid)
+                if member.role == "student":
+                    presence_to_teacher(member.code)
+        except ClassError:  # no turn in time (one address letting go of 1,000 sockets)
+            log.warning("class: %s left while the handlers were busy", request.sid)
         except Exception as err:  # the database went away, or was held: the sweep forgets it
             db.session.rollback()
             if not is_busy(err):  # pragma: no cover - the database went away

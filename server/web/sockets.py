@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
+from contextlib import AbstractContextManager, nullcontext
 
 from flask import current_app, request
 from flask_socketio import Namespace
@@ -118,6 +119,10 @@ class AnsweringNamespace(Namespace):
     def throttle(self, sid: str):  # pragma: no cover - overridden
         return None
 
+    def turn(self, sid: str) -> AbstractContextManager:
+        """The block a handler runs in: its turn at the process's handlers (``/class``)."""
+        return nullcontext()
+
     def refuse_client_event(self, payload=None) -> dict:
         """The answer to a forged connect/disconnect event."""
         return self.answer_refusal(ProtocolError("bad-request"), payload)
@@ -143,7 +148,8 @@ def _answering(event: str, handler):
         try:
             if has_lone_surrogate(payload):
                 raise self.refusal_class("bad-request", "error.bad-request.text")
-            return handler(self, payload)
+            with self.turn(request.sid):
+                return handler(self, payload)
         except (ProtocolError, ClassError) as err:
             return self.answer_refusal(err, payload)
         except ValidationError as err:

@@ -3,11 +3,14 @@ feeds they follow (no feed thread runs here: ``start_task`` only records)."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from server.classroom.hub import Hub, Member, Seats, room_name, teacher_room
 from server.classroom.messages import ClassError
 from server.limits.bucket import TokenBucket
+from tests.support.waiting import wait_until
 
 
 def hub(seats: Seats, sent: list | None = None) -> Hub:
@@ -137,3 +140,33 @@ def test_broadcasts_go_to_the_room_or_its_teachers():
     rooms.to_teacher_latest("quiz_scores", "BBBBBB", lambda: {"scores": []})
     assert sent[-1] == ("quiz_scores", {"scores": []}, teacher_room("BBBBBB"), None)
     assert len(sent) == 3
+
+
+def test_a_teacher_has_the_next_turn_before_students_of_the_same_address():
+    rooms = Hub(
+        emit=lambda *args: None,
+        start_task=lambda *args: None,
+        in_context=lambda fn: fn(),
+        ttl=60,
+        presence_timeout=60,
+        heartbeat=20,
+        handler_slots=1,
+    )
+    student = joined(rooms, "s1", "ROOM01")
+    teacher = joined(rooms, "t1", "ROOM01", role="teacher")
+    order: list[str] = []
+
+    def handle(member, name):
+        with rooms.turn(member):
+            order.append(name)
+
+    rooms.gate.acquire("10.0.0.1")  # the one slot, taken
+    threads = []
+    for queued, (member, name) in enumerate(((student, "student"), (teacher, "teacher")), 1):
+        threads.append(threading.Thread(target=handle, args=(member, name), daemon=True))
+        threads[-1].start()
+        assert wait_until(lambda queued=queued: rooms.gate.waiting == queued)
+    rooms.gate.release("10.0.0.1")
+    for thread in threads:
+        thread.join(5)
+    assert order == ["teacher", "student"]

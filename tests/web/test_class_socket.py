@@ -221,6 +221,34 @@ def test_errors_speak_the_connection_language(live, members):
     assert error["code"] == "not-teacher" and "老师" in error["message"]
 
 
+def test_a_message_waits_for_a_turn_and_is_told_busy_when_none_comes(live, members):
+    """With every handler slot taken, a message waits at the hub's gate and is handled
+    once a slot frees; a wait that runs out is answered ``busy``, and nothing is held."""
+    _url, app = live
+    _opened, teacher, _ack = teacher_of(members, app)
+    gate = hub(app).gate
+    for _ in range(gate.slots):
+        gate.acquire("the test")
+    answers: list[dict] = []
+    caller = threading.Thread(target=lambda: answers.append(teacher.call("heartbeat")))
+    caller.start()
+    assert wait_until(lambda: gate.waiting == 1)  # at the gate, not handled around it
+    for _ in range(gate.slots):
+        gate.release("the test")
+    caller.join(10)
+    assert answers and answers[0]["ok"], answers
+    wait, gate.wait = gate.wait, 0.05
+    try:
+        for _ in range(gate.slots):
+            gate.acquire("the test")
+        assert teacher.call("heartbeat")["error"]["code"] == "busy"
+    finally:
+        for _ in range(gate.slots):
+            gate.release("the test")
+        gate.wait = wait
+    assert gate.waiting == 0 and teacher.call("heartbeat")["ok"]
+
+
 # -- the demo: one search for the whole room ---------------------------------------------------
 def test_students_follow_steps_plays_and_seeks(live, members):
     _url, app = live
