@@ -18,7 +18,7 @@ from collections.abc import Callable
 from sqlalchemy import case, func, or_, select, update
 
 from ..db import db
-from ..game import audit, rules
+from ..game import audit
 from ..game import service as games
 from ..game.rules import RuleError
 from .messages import ClassError
@@ -94,13 +94,12 @@ def start_puzzle_game(
             puzzle["closed"],
             holes=frozenset(puzzle.get("holes", ())),
             start=start,
+            placed_at=at,  # the knight on the fixed start already
+            commit=False,  # one commit below: the attempt, the game and the entry
         )
     except BaseException:
         db.session.rollback()
         raise
-    if start is not None:
-        row, col = puzzle["start"]
-        games.change(created.id, lambda state: rules.move(state, row, col, at))
     db.session.add(
         ClassEntry(
             code=room.code,

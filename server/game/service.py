@@ -30,7 +30,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from ..engine.shape import Puzzle
 from . import audit
 from .models import Game, Score, db
-from .rules import GameState, RuleError, new_game
+from .rules import GameState, RuleError, move, new_game
 
 T = TypeVar("T")
 
@@ -133,10 +133,19 @@ def create_game(
     level: str | None = None,
     daily: str | None = None,
     player: str | None = None,
+    placed_at: float | None = None,
+    commit: bool = True,
 ) -> Loaded:
-    """A new game, stored; a board or shape the rules refuse raises before anything is."""
+    """A new game, stored; a board or shape the rules refuse raises before anything is.
+
+    ``placed_at``: the knight is put on ``start`` then, as the first move (a class
+    puzzle's game).  ``commit=False`` leaves the game in the caller's transaction
+    (flushed: its id is known), so one commit stores it with what goes with it.
+    """
     state = new_game(rows, cols, closed, holes=holes, start=start)
     state.level, state.daily = level, daily
+    if placed_at is not None and start is not None:
+        move(state, *divmod(start, cols), placed_at)
     game = Game(
         rows=rows,
         cols=cols,
@@ -149,7 +158,10 @@ def create_game(
     )
     _store(game, state)
     db.session.add(game)
-    db.session.commit()
+    if commit:
+        db.session.commit()
+    else:
+        db.session.flush()
     return Loaded(game.id, state, False)
 
 
