@@ -1,10 +1,12 @@
-"""Fixtures shared by the /watch tests: an in-process server and its clients."""
+"""Fixtures shared by the socket tests: an in-process server with /watch clients, and one
+with class members speaking from given addresses (tests/support/classes.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from server.app import create_app
+from tests.support.classes import Clients, serve
 from tests.support.watch import WatchClient, WireViewer, client_pool, served
 
 
@@ -34,3 +36,25 @@ def wires(live):
     """Viewers that read the server's messages in its order (WireViewer), on demand."""
     with client_pool(*live, WireViewer) as open_viewer:
         yield open_viewer
+
+
+@pytest.fixture(scope="module")
+def class_settings() -> dict:
+    """The settings ``class_server`` runs with: a module sets its own caps."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory, class_settings):
+    """An in-process server that believes X-Forwarded-For, one per module."""
+    live = serve(tmp_path_factory.mktemp("class"), **class_settings)
+    yield live
+    live.stop()
+
+
+@pytest.fixture
+def players(class_server):
+    """Class members from given addresses, on demand; all closed after the test."""
+    opened = Clients(class_server)
+    yield opened
+    opened.close()
