@@ -81,20 +81,30 @@ def test_one_address_holds_at_most_half_the_slots_and_the_rest_stay_free():
     assert slots.running("a") == 1 and slots.running("d") == 1
 
 
+def waiter(
+    slots: SearchSlots, address: str, served: list[str], release: bool = False
+) -> threading.Thread:
+    """A started thread that waits for a slot for ``address`` and notes it in ``served`` once
+    it has one (then frees it at once, when ``release``)."""
+
+    def wait_for_one():
+        slots.acquire(address)
+        served.append(address)
+        if release:
+            slots.release(address)
+
+    thread = threading.Thread(target=wait_for_one)
+    thread.start()
+    return thread
+
+
 def test_a_waiter_gets_the_next_free_slot_in_turn():
     slots = SearchSlots(1, wait=30)
     slots.acquire("a")
     got: list[str] = []
-
-    def wait_for_one(address):
-        slots.acquire(address)
-        got.append(address)
-
-    first = threading.Thread(target=wait_for_one, args=("b",))
-    first.start()
+    first = waiter(slots, "b", got)
     assert wait_until(lambda: slots.waiting() == 1, 5)
-    second = threading.Thread(target=wait_for_one, args=("c",))
-    second.start()
+    second = waiter(slots, "c", got)
     assert wait_until(lambda: slots.waiting() == 2, 5)
     slots.release("a")
     first.join(5)
@@ -108,16 +118,9 @@ def test_a_free_slot_goes_to_the_address_served_least_recently():
     slots = SearchSlots(1, wait=30)
     slots.acquire("a")
     order: list[str] = []
-
-    def wait_for_one(address):
-        slots.acquire(address)
-        order.append(address)
-        slots.release(address)
-
     threads = []
     for count, address in enumerate(("a", "a", "b"), 1):  # a's queue came first
-        threads.append(threading.Thread(target=wait_for_one, args=(address,)))
-        threads[-1].start()
+        threads.append(waiter(slots, address, order, release=True))
         assert wait_until(lambda n=count: slots.waiting() == n, 5)
     slots.release("a")
     for thread in threads:

@@ -139,6 +139,18 @@ def test_console_script_and_module_agree():
     assert json.loads(script.stdout)["tour"] == json.loads(module.stdout)["tour"]
 
 
+def serve_refused(env: dict, port: int = 0, **options) -> subprocess.CompletedProcess:
+    """``knights-tour serve --port PORT`` run to its exit: it must refuse to start."""
+    return subprocess.run(
+        [BIN / "knights-tour", "serve", "--port", str(port)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+        **options,
+    )
+
+
 def test_serve_prints_url_serves_and_stops_on_sigterm(tmp_path):
     env = {**os.environ, "PORT": "0", "SECRET_KEY": "test"}
     proc = subprocess.Popen(
@@ -176,13 +188,7 @@ def test_serve_prints_url_serves_and_stops_on_sigterm(tmp_path):
 )
 def test_serve_refuses_bad_configuration_in_one_line(tmp_path, key, value):
     env = {**os.environ, key: value, "INSTANCE_PATH": str(tmp_path)}
-    proc = subprocess.run(
-        [BIN / "knights-tour", "serve", "--port", "0"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=30,
-    )
+    proc = serve_refused(env)
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("knights-tour: error: bad configuration")
@@ -194,13 +200,7 @@ def test_serve_on_a_busy_port_says_why_in_one_line(tmp_path):
         busy.listen()
         port = busy.getsockname()[1]
         env = {**os.environ, "INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "test"}
-        proc = subprocess.run(
-            [BIN / "knights-tour", "serve", "--port", str(port)],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=30,
-        )
+        proc = serve_refused(env, port)
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.strip().splitlines() == [
         f"knights-tour: cannot listen on 127.0.0.1:{port}: Address already in use"
@@ -235,13 +235,8 @@ def test_serve_on_a_read_only_instance_says_why_in_one_line(tmp_path, secret):
     if secret:
         env["SECRET_KEY"] = secret
     try:
-        proc = subprocess.run(
-            [BIN / "knights-tour", "serve", "--port", "0"],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=30,
-            preexec_fn=without_root_powers if sys.platform.startswith("linux") else None,
+        proc = serve_refused(
+            env, preexec_fn=without_root_powers if sys.platform.startswith("linux") else None
         )
     except subprocess.SubprocessError as err:
         pytest.skip(f"cannot give up root's powers here: {err}")

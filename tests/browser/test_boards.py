@@ -13,6 +13,7 @@ from server.engine.board import Board
 from server.engine.search import solve
 
 from .conftest import playwright_sync
+from .test_class import hand_out_puzzle, try_puzzle
 
 expect = playwright_sync.expect
 
@@ -101,12 +102,8 @@ def test_class_pages_boards_and_keyboard_play_of_the_puzzle(new_page):
     assert_board(structure(teacher, ".c-lane .board"), "watch", 5, 5, takes_input=True)
     assert_board(structure(student, ".c-lane .board"), "watch", 5, 5, takes_input=False)
 
-    teacher.fill('#c-puzzle-form input[name="rows"]', "5")
-    teacher.fill('#c-puzzle-form input[name="cols"]', "5")
-    teacher.click("#c-puzzle-go")
-    student.click("#c-tab-puzzle")
-    student.fill("#c-name", "Keys")
-    student.click("#c-try")
+    hand_out_puzzle(teacher)
+    try_puzzle(student, "Keys")
     board = "#c-puzzle-board"
     expect(student.locator(f'{board} .sq[data-row="4"][data-col="0"]')).to_have_attribute(
         "data-state", "current"

@@ -122,6 +122,38 @@ def engine_chart(index: int) -> list:
     return [span, length, fill, events, list(mins), list(maxs)]
 
 
+def hand_out_puzzle(teacher, rows: int = 5, cols: int = 5, start: str | None = None) -> None:
+    """The teacher hands out a ``rows`` x ``cols`` puzzle from the setup's form."""
+    teacher.fill('#c-puzzle-form input[name="rows"]', str(rows))
+    teacher.fill('#c-puzzle-form input[name="cols"]', str(cols))
+    if start is not None:
+        teacher.fill('#c-puzzle-form input[name="start"]', start)
+    teacher.click("#c-puzzle-go")
+
+
+def try_puzzle(student, name: str, reads: str | None = None) -> None:
+    """The student opens the puzzle's tab (checking that it reads ``reads``, when given) and
+    tries the puzzle under ``name``."""
+    student.click("#c-tab-puzzle")
+    if reads is not None:
+        expect(student.locator("#c-puzzle-text")).to_have_text(reads)
+    student.fill("#c-name", name)
+    student.click("#c-try")
+
+
+def puzzle_square(student, row: int, col: int):
+    return student.locator(f'#c-puzzle-board .sq[data-row="{row}"][data-col="{col}"]')
+
+
+def play_tour(student, tour, cols: int = 5) -> None:
+    """The moves of ``tour`` (squares, its start first) on the student's puzzle board, each
+    waited for until the knight stands there."""
+    for sq in tour[1:]:
+        square = puzzle_square(student, *divmod(sq, cols))
+        square.click()
+        expect(square).to_have_attribute("data-state", "current")
+
+
 def set_range(page, selector: str, value: int) -> None:
     page.eval_on_selector(
         selector,
@@ -270,26 +302,15 @@ def test_a_solved_class_puzzle_reaches_the_teachers_leaderboard(new_page, artifa
     student = join(new_page, code)
     expect(student.locator("#c-tab-puzzle")).to_be_hidden()
 
-    teacher.fill('#c-puzzle-form input[name="rows"]', "5")
-    teacher.fill('#c-puzzle-form input[name="cols"]', "5")
-    teacher.fill('#c-puzzle-form input[name="start"]', "a1")
-    teacher.click("#c-puzzle-go")
+    hand_out_puzzle(teacher, start="a1")
     expect(teacher.locator("#c-puzzle-now")).to_contain_text("5×5 open tour from a1")
 
     expect(student.locator("#c-tab-puzzle")).to_be_visible()
-    student.click("#c-tab-puzzle")
-    expect(student.locator("#c-puzzle-text")).to_have_text("5×5 open tour from a1")
-    student.fill("#c-name", "<b>Ann</b>")
-    student.click("#c-try")
-    cell = '#c-puzzle-board .sq[data-row="{}"][data-col="{}"]'
-    expect(student.locator(cell.format(4, 0))).to_have_attribute("data-state", "current")
+    try_puzzle(student, "<b>Ann</b>", reads="5×5 open tour from a1")
+    expect(puzzle_square(student, 4, 0)).to_have_attribute("data-state", "current")
     expect(teacher.locator("#c-board-counts")).to_have_text("0 solved · 1 trying")
 
-    tour = solve(Board(5, 5), 20).tour  # a1 is row 4, column 0
-    for sq in tour[1:]:
-        row, col = divmod(sq, 5)
-        student.click(cell.format(row, col))
-        expect(student.locator(cell.format(row, col))).to_have_attribute("data-state", "current")
+    play_tour(student, solve(Board(5, 5), 20).tour)  # a1 is row 4, column 0
     expect(student.locator("#c-solved")).to_be_visible()
     expect(student.locator("#c-solved")).to_contain_text("#1")
 

@@ -16,7 +16,7 @@ from server.engine.search import solve
 from .conftest import playwright_sync
 from .presenter import check_presenter
 from .test_a11y import audit, report
-from .test_class import PHONE, open_setup, settled
+from .test_class import PHONE, hand_out_puzzle, open_setup, play_tour, settled
 from .test_projector import small_texts
 
 expect = playwright_sync.expect
@@ -106,21 +106,14 @@ def test_the_presenter_view_fits_one_screen(new_page, artifacts, lang):
 
     # A puzzle handed out from the setup, and won on the phone: the leaderboard shows.
     open_setup(teacher)
-    teacher.fill('#c-puzzle-form input[name="rows"]', "5")
-    teacher.fill('#c-puzzle-form input[name="cols"]', "5")
-    teacher.click("#c-puzzle-go")
+    hand_out_puzzle(teacher)
     expect(room).to_have_attribute("data-panel", "board")
     expect(setup).not_to_have_attribute("open", "")  # folded again once it is handed out
     student.click("#q-close")
     student.click("#c-tab-puzzle")
     expect(student.locator("#c-name")).to_be_hidden()  # the name given to the quiz serves
     student.click("#c-try")
-    cell = '#c-puzzle-board .sq[data-row="{}"][data-col="{}"]'
-    for sq in solve(Board(5, 5), 20).tour[1:]:  # a1 is row 4, column 0
-        student.click(cell.format(*divmod(sq, 5)))
-        expect(student.locator(cell.format(*divmod(sq, 5)))).to_have_attribute(
-            "data-state", "current"
-        )
+    play_tour(student, solve(Board(5, 5), 20).tour)  # a1 is row 4, column 0
     rows = teacher.locator("#c-leaderboard tbody tr")
     expect(rows).to_have_count(1)
     expect(rows.locator("td").nth(1)).to_have_text("Ann")

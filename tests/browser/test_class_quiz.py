@@ -20,7 +20,17 @@ from server.engine.search import solve
 from tests.support.follower import SIX_BY_SIX, reference
 
 from .conftest import playwright_sync
-from .test_class import join, open_class, open_setup, set_range, settled
+from .test_class import (
+    hand_out_puzzle,
+    join,
+    open_class,
+    open_setup,
+    play_tour,
+    puzzle_square,
+    set_range,
+    settled,
+    try_puzzle,
+)
 
 expect = playwright_sync.expect
 
@@ -192,9 +202,7 @@ def test_three_students_answer_in_the_sheet_and_see_the_reveal_there(new_page, a
 def test_one_name_serves_the_quiz_and_the_puzzle(new_page):
     teacher, code = open_class(new_page)
     student = join(new_page, code)
-    teacher.fill('#c-puzzle-form input[name="rows"]', "5")
-    teacher.fill('#c-puzzle-form input[name="cols"]', "5")
-    teacher.click("#c-puzzle-go")
+    hand_out_puzzle(teacher)
     start_straight_demo(teacher, speed=1)
     pause(teacher)
 
@@ -215,14 +223,9 @@ def test_one_name_serves_the_quiz_and_the_puzzle(new_page):
     # the puzzle asks the name (the first time it is needed) and plays under it
     student.fill("#c-name", "Mei")
     student.click("#c-try")
-    cell = '#c-puzzle-board .sq[data-row="{}"][data-col="{}"]'
-    expect(student.locator(cell.format(4, 0))).to_have_attribute("data-state", "current")
+    expect(puzzle_square(student, 4, 0)).to_have_attribute("data-state", "current")
     expect(student.locator("#c-me")).to_contain_text("Mei")
-    for sq in solve(Board(5, 5), 20).tour[1:]:  # a1 is row 4, column 0
-        student.click(cell.format(*divmod(sq, 5)))
-        expect(student.locator(cell.format(*divmod(sq, 5)))).to_have_attribute(
-            "data-state", "current"
-        )
+    play_tour(student, solve(Board(5, 5), 20).tour)  # a1 is row 4, column 0
     entry = teacher.locator("#c-leaderboard tbody tr")
     expect(entry).to_have_count(1)
     expect(entry.locator("td").nth(1)).to_have_text("Mei")
@@ -325,12 +328,8 @@ def test_the_teacher_removes_a_name_and_gives_the_attempts_back(new_page):
     a confirmation); that student's page asks for a name again, and the name is free."""
     teacher, code = open_class(new_page)
     squatter, student = join(new_page, code), join(new_page, code)
-    teacher.fill('#c-puzzle-form input[name="rows"]', "5")
-    teacher.fill('#c-puzzle-form input[name="cols"]', "5")
-    teacher.click("#c-puzzle-go")
-    squatter.click("#c-tab-puzzle")
-    squatter.fill("#c-name", "Mei")
-    squatter.click("#c-try")
+    hand_out_puzzle(teacher)
+    try_puzzle(squatter, "Mei")
     expect(squatter.locator("#c-me")).to_contain_text("Mei")
 
     teacher.click("#c-setup summary")  # the setup folded away, as once a demo runs
@@ -349,9 +348,7 @@ def test_the_teacher_removes_a_name_and_gives_the_attempts_back(new_page):
     expect(squatter.locator("#q-name-form")).not_to_have_attribute("hidden", "")  # asked again
 
     # the name is free for the student it belongs to
-    student.click("#c-tab-puzzle")
-    student.fill("#c-name", "Mei")
-    student.click("#c-try")
+    try_puzzle(student, "Mei")
     expect(student.locator("#c-me")).to_contain_text("Mei")
     expect(row).to_have_count(1)
 

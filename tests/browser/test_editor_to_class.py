@@ -9,7 +9,7 @@ from server.engine.shape import parse_puzzle
 from tests.witness import checked_witness
 
 from .conftest import playwright_sync
-from .test_class import PHONE, join
+from .test_class import PHONE, join, play_tour, puzzle_square, try_puzzle
 from .test_editor import cell, settled
 
 expect = playwright_sync.expect
@@ -41,16 +41,10 @@ def test_a_shape_drawn_in_the_editor_is_solved_by_a_student_of_the_class(new_pag
     teacher.click("#c-puzzle-go")
     expect(teacher.locator("#c-puzzle-now")).to_contain_text("holes: 1")
 
-    student.click("#c-tab-puzzle")
-    student.fill("#c-name", "Mei")
-    student.click("#c-try")
-    square = '#c-puzzle-board .sq[data-row="{}"][data-col="{}"]'
-    expect(student.locator(square.format(2, 2))).to_have_attribute("data-state", "hole")
+    try_puzzle(student, "Mei")
+    expect(puzzle_square(student, 2, 2)).to_have_attribute("data-state", "hole")
     _, tour = checked_witness(code)
-    for sq in tour[1:]:
-        row, col = divmod(sq, 5)
-        student.click(square.format(row, col))
-        expect(student.locator(square.format(row, col))).to_have_attribute("data-state", "current")
+    play_tour(student, tour)
     expect(student.locator("#c-solved")).to_contain_text("#1")
     entry = teacher.locator("#c-leaderboard tbody tr")
     expect(entry).to_have_count(1)

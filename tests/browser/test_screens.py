@@ -29,6 +29,7 @@ from tests.support.pages import (
 from tests.witness import checked_witness
 
 from .conftest import ARTIFACTS, playwright_sync
+from .test_class import hand_out_puzzle, play_tour, set_range, try_puzzle
 
 expect = playwright_sync.expect
 
@@ -49,59 +50,103 @@ def screens() -> Path:
     return folder
 
 
-def shoot(page, folder: Path, name: str) -> None:
-    page.evaluate("window.scrollTo(0, 0)")
+@pytest.fixture(params=list(SIZES))
+def size(request) -> str:
+    """Each test that asks for it runs at a phone's size and at a desktop's."""
+    return request.param
+
+
+@pytest.fixture(params=["en", "zh"])
+def lang(request) -> str:
+    """Each test that asks for it runs in both languages."""
+    return request.param
+
+
+@pytest.fixture
+def page(new_page, size):
+    """A fresh page at the test's ``size``."""
+    return new_page(**SIZES[size])
+
+
+def shoot(page, folder: Path, name: str, panel: str | None = None) -> None:
+    """The page from its top (or scrolled to ``panel``) as ``name``.png; it fails when the
+    page is wider than its screen."""
+    if panel is None:
+        page.evaluate("window.scrollTo(0, 0)")
+    else:
+        page.locator(panel).scroll_into_view_if_needed()
     page.wait_for_timeout(150)  # transitions settle
     page.screenshot(path=str(folder / f"{name}.png"))
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], name
 
 
-LANGS = ("en", "zh")
+def shoot_teacher(
+    teacher, folder: Path, prefix: str, suffix: str, panel: str | None = None
+) -> None:
+    """The teacher's page at 1280x800, at 1920x1080, in the projector view and on a phone
+    (scrolled to ``panel`` there), as ``{prefix}-{view}-{suffix}``.png; then at 1280x800
+    again."""
+    shoot(teacher, folder, f"{prefix}-desktop-{suffix}")
+    teacher.set_viewport_size(PROJECTOR)
+    shoot(teacher, folder, f"{prefix}-1920-{suffix}")
+    teacher.keyboard.press("p")
+    expect(teacher.locator("body")).to_have_attribute("data-projector", "on")
+    shoot(teacher, folder, f"{prefix}-projector-{suffix}")
+    teacher.keyboard.press("Escape")
+    expect(teacher.locator("body")).to_have_attribute("data-projector", "off")
+    teacher.set_viewport_size(SIZES["phone"]["viewport"])
+    shoot(teacher, folder, f"{prefix}-phone-{suffix}", panel)
+    teacher.set_viewport_size(SIZES["desktop"]["viewport"])
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size", SIZES)
-def test_play(new_page, screens, size, lang):
-    page = new_page(**SIZES[size])
+def class_with_students(new_page, lang: str):
+    """A class opened on a desktop teacher's page, and a student joined on each size:
+    (the teacher's page, ``{size: the student's page}``)."""
+    teacher = new_page(**SIZES["desktop"])
+    code = open_class_page(teacher, lang)
+    students = {size: new_page(**SIZES[size]) for size in SIZES}
+    for student in students.values():
+        student.goto(f"/class/{code}?lang={lang}")
+        expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
+    return teacher, students
+
+
+def watch_sought(page, query: str, index: int, lang: str) -> None:
+    """The Watch page's run started, paused, then sought to event ``index``."""
+    page.goto(f"/watch?lang={lang}{query}&speed=1&go=1")
+    expect(page.locator("[data-side=a]")).to_have_attribute("data-status", "running")
+    page.locator("[data-action=play]").click()
+    set_range(page, "#w-seek", index)
+
+
+def test_play(page, screens, size, lang):
     play_page(page, 8, PLAY_OPENING, lang)
     page.click('.controls [data-action="hint"]')
     expect(page.locator('#board .sq[data-hint="true"]')).to_have_count(1)
     shoot(page, screens, f"play-{size}-{lang}")
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size", SIZES)
-def test_play_win_replay(new_page, screens, size, lang):
-    page = new_page(**SIZES[size])
+def test_play_win_replay(page, screens, size, lang):
     play_page(page, 5, [divmod(sq, 5) for sq in solve(Board(5, 5), 0).tour], lang)
     expect(page.locator("#win")).to_be_visible()
     page.wait_for_timeout(300)
     page.screenshot(path=str(screens / f"play-win-{size}-{lang}.png"))
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size", SIZES)
-def test_show_me(new_page, screens, size, lang):
-    page = new_page(**SIZES[size])
+def test_show_me(page, screens, size, lang):
     play_page(page, 8, SHOW_ME_FROM, lang)
     page.click('.controls [data-action="show-me"]')
     page.wait_for_function("() => +document.querySelector('#showme').dataset.events > 12")
     page.screenshot(path=str(screens / f"showme-{size}-{lang}.png"))
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size", SIZES)
-def test_watch(new_page, screens, size, lang):
-    page = new_page(**SIZES[size])
+def test_watch(page, screens, size, lang):
     watch_at(page, "&rows=6&cols=6&start=0,0&algorithm=warnsdorff", 14, lang)
     shoot(page, screens, f"watch-{size}-{lang}")
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size", SIZES)
-def test_watch_race_and_heat(new_page, screens, size, lang):
-    page = new_page(**SIZES[size])
+def test_watch_race_and_heat(page, screens, size, lang):
     page.goto(f"/watch?lang={lang}&rows=6&cols=6&start=0,0&b=warnsdorff&speed=max&go=1")
     page.wait_for_selector("[data-side=a][data-status=found]", timeout=60_000)
     page.wait_for_selector("[data-side=b][data-status=found]")
@@ -109,89 +154,49 @@ def test_watch_race_and_heat(new_page, screens, size, lang):
     shoot(page, screens, f"watch-race-heat-{size}-{lang}")
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size", SIZES)
-def test_class_entry_pages(new_page, screens, size, lang):
-    page = new_page(**SIZES[size])
+def test_class_entry_pages(page, screens, size, lang):
     page.goto(f"/class/new?lang={lang}")
     shoot(page, screens, f"class-new-{size}-{lang}")
     page.goto(f"/class?lang={lang}")
     shoot(page, screens, f"class-join-{size}-{lang}")
 
 
-@pytest.mark.parametrize("lang", LANGS)
 def test_class_teacher_and_students(new_page, screens, lang):
-    teacher = new_page(**SIZES["desktop"])
-    code = open_class_page(teacher, lang)
+    teacher, students = class_with_students(new_page, lang)
     room = teacher.locator("#class")
-    students = {size: new_page(**SIZES[size]) for size in SIZES}
-    for student in students.values():
-        student.goto(f"/class/{code}?lang={lang}")
-        expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
-
     start_class_demo(teacher, "6×6")
     expect(room).to_have_attribute("data-follow", "ended")  # 36 moves: over at once
     expect(room).to_have_attribute("data-playing", "false")  # the page paused at the end
     expect(room).to_have_attribute("data-pending", "0")
-    teacher.eval_on_selector(
-        "#w-seek",
-        """el => { el.value = 30; el.dispatchEvent(new Event('input', {bubbles: true}));
-                   el.dispatchEvent(new Event('change', {bubbles: true})); }""",
-    )
+    set_range(teacher, "#w-seek", 30)
     expect(room).to_have_attribute("data-pending", "0")
     expect(room).to_have_attribute("data-pos", "30")
     for student in students.values():
         expect(student.locator("#class")).to_have_attribute("data-pos", "30")
 
     teacher.click("#c-setup summary")  # folded once the demo ran
-    teacher.fill('#c-puzzle-form input[name="rows"]', "5")
-    teacher.fill('#c-puzzle-form input[name="cols"]', "5")
-    teacher.click("#c-puzzle-go")
+    hand_out_puzzle(teacher)
     expect(teacher.locator("#c-puzzle-now")).to_be_visible()
     expect(teacher.locator("#c-setup")).not_to_have_attribute("open", "")
-    shoot(teacher, screens, f"class-teacher-desktop-{lang}")
-    teacher.set_viewport_size(PROJECTOR)
-    shoot(teacher, screens, f"class-teacher-1920-{lang}")
-    teacher.keyboard.press("p")
-    expect(teacher.locator("body")).to_have_attribute("data-projector", "on")
-    shoot(teacher, screens, f"class-teacher-projector-{lang}")
-    teacher.keyboard.press("Escape")
-    teacher.set_viewport_size(SIZES["phone"]["viewport"])
-    shoot(teacher, screens, f"class-teacher-phone-{lang}")
+    shoot_teacher(teacher, screens, "class-teacher", lang)
 
     tour = solve(Board(5, 5), 20).tour  # a1 is row 4, column 0
     for size, student in students.items():
         expect(student.locator("#c-tab-puzzle")).to_be_visible()
         shoot(student, screens, f"class-student-{size}-{lang}")
-        student.click("#c-tab-puzzle")
-        student.fill("#c-name", f"Ann {size}")
-        student.click("#c-try")
-        for sq in tour[1:5]:
-            square = SQUARE.format(board="#c-puzzle-board", row=sq // 5, col=sq % 5)
-            student.click(square)
-            expect(student.locator(square)).to_have_attribute("data-state", "current")
+        try_puzzle(student, f"Ann {size}")
+        play_tour(student, tour[:5])  # four moves
         shoot(student, screens, f"class-puzzle-{size}-{lang}")
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_class_quiz(new_page, screens, lang):
     """A question open (answers coming in), then revealed with why, on every page."""
-    teacher = new_page(**SIZES["desktop"])
-    code = open_class_page(teacher, lang)
+    teacher, students = class_with_students(new_page, lang)
     room = teacher.locator("#class")
-    students = {size: new_page(**SIZES[size]) for size in SIZES}
-    for student in students.values():
-        student.goto(f"/class/{code}?lang={lang}")
-        expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
-
     teacher.locator("label.chip", has_text="8×8").click()
     teacher.check('input[name="algorithm"][value="warnsdorff"]', force=True)
     teacher.click(SQUARE.format(board=".c-lane", row=0, col=0))
-    teacher.eval_on_selector(
-        "#w-speed",
-        """el => { el.value = 10; el.dispatchEvent(new Event('input', {bubbles: true}));
-                   el.dispatchEvent(new Event('change', {bubbles: true})); }""",
-    )
+    set_range(teacher, "#w-speed", 10)
     teacher.click("#c-go")
     teacher.wait_for_function("() => +document.querySelector('#class').dataset.pos >= 12")
     teacher.click('[data-action="play"]')  # pause
@@ -225,7 +230,6 @@ def test_class_quiz(new_page, screens, lang):
     shots(teacher, students, screens, f"revealed-{lang}")
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_class_lesson(new_page, screens, lang):
     """The guided lesson run in a class: a student's phone on the DFS chapter's second step,
     the teacher's presenter view and its projector view."""
@@ -261,30 +265,11 @@ def knight_step(a: int, b: int) -> bool:
 
 
 def shots(teacher, students, folder: Path, phase: str) -> None:
-    """The teacher at 1280x800, at 1920x1080, in the projector view and on a phone; each
-    student's page (the question's sheet)."""
-    shoot(teacher, folder, f"quiz-teacher-desktop-{phase}")
-    teacher.set_viewport_size(PROJECTOR)
-    shoot(teacher, folder, f"quiz-teacher-1920-{phase}")
-    teacher.keyboard.press("p")
-    expect(teacher.locator("body")).to_have_attribute("data-projector", "on")
-    shoot(teacher, folder, f"quiz-teacher-projector-{phase}")
-    teacher.keyboard.press("Escape")
-    expect(teacher.locator("body")).to_have_attribute("data-projector", "off")
-    teacher.set_viewport_size(SIZES["phone"]["viewport"])
-    shoot_at(teacher, folder, f"quiz-teacher-phone-{phase}")
-    teacher.set_viewport_size(SIZES["desktop"]["viewport"])
+    """The teacher's every view (on a phone, the quiz's panel: it sits below the demo);
+    each student's page (the question's sheet)."""
+    shoot_teacher(teacher, folder, "quiz-teacher", phase, panel="#c-quiz")
     for size, student in students.items():
         shoot(student, folder, f"quiz-student-{size}-{phase}")
-
-
-def shoot_at(page, folder: Path, name: str, panel: str = "#c-quiz") -> None:
-    """A panel (the quiz's) scrolled into view (on a phone it sits below the demo)."""
-    page.locator(panel).scroll_into_view_if_needed()
-    page.wait_for_timeout(150)  # transitions settle
-    page.screenshot(path=str(folder / f"{name}.png"))
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], name
 
 
 def stack_box(page, folder: Path, name: str) -> None:
@@ -295,26 +280,14 @@ def stack_box(page, folder: Path, name: str) -> None:
     panel.screenshot(path=str(folder / f"{name}.png"))
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size", SIZES)
-def test_stack_panel(new_page, screens, size, lang):
+def test_stack_panel(page, screens, size, lang):
     """6x6 plain backtracking just after a backtrack: failed, tried and waiting candidates."""
-    page = new_page(**SIZES[size])
-    page.goto(f"/watch?lang={lang}&rows=6&cols=6&start=0,0&algorithm=seed&speed=1&go=1")
-    expect(page.locator("[data-side=a]")).to_have_attribute("data-status", "running")
-    page.locator("[data-action=play]").click()
-    page.locator("#w-seek").evaluate(
-        "(el) => { el.value = 60; el.dispatchEvent(new Event('input', {bubbles: true}));"
-        " el.dispatchEvent(new Event('change', {bubbles: true})); }"
-    )
+    watch_sought(page, "&rows=6&cols=6&start=0,0&algorithm=seed", 60, lang)
     expect(page.locator("[data-side=a] [data-stat=shown]")).to_have_text("60")
     stack_box(page, screens, f"stack-{size}-{lang}")
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size", SIZES)
-def test_lesson(new_page, screens, size, lang):
-    page = new_page(**SIZES[size])
+def test_lesson(page, screens, size, lang):
     page.goto(f"/lesson?lang={lang}#warnsdorff/2")
     expect(page.locator("#lesson")).to_have_attribute("data-ready", "true")
     expect(page.locator("[data-side=a] [data-stat=shown]")).to_have_text("2")
@@ -324,16 +297,9 @@ def test_lesson(new_page, screens, size, lang):
     shoot(page, screens, f"lesson-moves-{size}-{lang}")
 
 
-@pytest.mark.parametrize("lang", LANGS)
 def test_projector(new_page, screens, lang):
-    page = new_page(viewport={"width": 1920, "height": 1080})
-    page.goto(f"/watch?lang={lang}&rows=8&cols=8&start=0,0&algorithm=warnsdorff&speed=1&go=1")
-    expect(page.locator("[data-side=a]")).to_have_attribute("data-status", "running")
-    page.locator("[data-action=play]").click()
-    page.locator("#w-seek").evaluate(
-        "(el) => { el.value = 20; el.dispatchEvent(new Event('input', {bubbles: true}));"
-        " el.dispatchEvent(new Event('change', {bubbles: true})); }"
-    )
+    page = new_page(viewport=PROJECTOR)
+    watch_sought(page, "&rows=8&cols=8&start=0,0&algorithm=warnsdorff", 20, lang)
     page.keyboard.press("p")
     expect(page.locator("body")).to_have_attribute("data-projector", "on")
     shoot(page, screens, f"projector-watch-{lang}")
@@ -345,12 +311,9 @@ def test_projector(new_page, screens, lang):
     shoot(page, screens, f"projector-lesson-{lang}")
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("size", SIZES)
-def test_editor(new_page, screens, size, lang):
+def test_editor(page, screens, size, lang):
     """A shape with holes and a fixed start: its verdict with the squares it names, then a
     tour shown on a shape that has one."""
-    page = new_page(**SIZES[size])
     page.goto(f"/editor?lang={lang}&puzzle=8x8:d4,e5,a8.c")  # 61 squares: colour
     verdict = page.locator("#verdict")
     expect(verdict).to_have_attribute("data-code", "colour")
@@ -363,10 +326,7 @@ def test_editor(new_page, screens, size, lang):
 
 
 # ---------------------------------------------------------------- shapes and levels (issue 15)
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size", SIZES)
-def test_level_map_and_a_level(new_page, screens, size, lang):
-    page = new_page(**SIZES[size])
+def test_level_map_and_a_level(page, screens, size, lang):
     page.goto(f"/levels?lang={lang}")
     shoot(page, screens, f"levels-map-{size}-{lang}")
     first = api(page, "GET", "/api/levels")["chapters"][0]["levels"][0]
@@ -375,10 +335,7 @@ def test_level_map_and_a_level(new_page, screens, size, lang):
     shoot(page, screens, f"levels-level-{size}-{lang}")
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size", SIZES)
-def test_daily_replay_svg_and_worksheet(new_page, screens, size, lang):
-    page = new_page(**SIZES[size])
+def test_daily_replay_svg_and_worksheet(page, screens, size, lang):
     page.goto(f"/daily?lang={lang}")
     shoot(page, screens, f"daily-{size}-{lang}")
     replay = won_puzzle_replay(page, "6x6:a1,a6,c3,c4.o", checked_witness("6x6:a1,a6,c3,c4.o"))

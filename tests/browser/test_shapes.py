@@ -11,7 +11,7 @@ from server.engine.shape import parse_puzzle
 from tests.tourcheck import assert_tour
 
 from .conftest import playwright_sync
-from .test_class import PHONE, join
+from .test_class import PHONE, join, play_tour, puzzle_square, try_puzzle
 from .test_watch import board, open_watch, path_squares, wait_status
 
 expect = playwright_sync.expect
@@ -52,21 +52,14 @@ def test_a_puzzle_code_handed_to_the_class_is_solved_by_a_student(new_page, arti
 
     teacher.click("#c-puzzle-go")
     expect(teacher.locator("#c-puzzle-now")).to_contain_text("5×5 open tour from a5, holes: 1")
-    student.click("#c-tab-puzzle")
-    expect(student.locator("#c-puzzle-text")).to_have_text("5×5 open tour from a5, holes: 1")
-    student.fill("#c-name", "Ann")
-    student.click("#c-try")
-    cell = '#c-puzzle-board .sq[data-row="{}"][data-col="{}"]'
-    expect(student.locator(cell.format(0, 0))).to_have_attribute("data-state", "current")
-    expect(student.locator(cell.format(2, 2))).to_have_attribute("data-state", "hole")
+    try_puzzle(student, "Ann", reads="5×5 open tour from a5, holes: 1")
+    expect(puzzle_square(student, 0, 0)).to_have_attribute("data-state", "current")
+    expect(puzzle_square(student, 2, 2)).to_have_attribute("data-state", "hole")
 
     tour = solve(parse_puzzle(CODE).shape.board, 0).tour
-    for sq in tour[1:]:
-        row, col = divmod(sq, 5)
-        student.click(cell.format(row, col))
-        expect(student.locator(cell.format(row, col))).to_have_attribute("data-state", "current")
+    play_tour(student, tour)
     expect(student.locator("#c-solved")).to_contain_text("#1")
-    expect(student.locator(cell.format(2, 2))).to_have_attribute("data-state", "hole")
+    expect(puzzle_square(student, 2, 2)).to_have_attribute("data-state", "hole")
     row = teacher.locator("#c-leaderboard tbody tr")
     expect(row).to_have_count(1)
     expect(row.locator("td").nth(1)).to_have_text("Ann")

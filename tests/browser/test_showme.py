@@ -13,16 +13,11 @@ from server.engine.board import Board
 from server.engine.hints import hint
 from tests.support.waiting import wait_until
 
+from .test_layout import PHONE
 from .test_play import cell, game_state, new_game, open_play, play
 
 pytestmark = pytest.mark.browser
 
-PHONE = {
-    "viewport": {"width": 375, "height": 667},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
 # Warnsdorff with pruning finds a tour from here in a few dozen nodes (8x8, open).
 FOUND = [(5, 7), (3, 6), (1, 7), (2, 5), (0, 6)]
 # ...and from here spends its whole 200,000-node budget (the position is dead, which the

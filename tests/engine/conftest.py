@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from server.engine import native
+from server.engine import hints, native
 
 ENGINES = ("compiled", "python")
 
@@ -33,3 +33,12 @@ def engine(request):
         require_core()
     with native.use(request.param):
         yield request.param
+
+
+@pytest.fixture
+def strong_checks(monkeypatch):
+    """The hints' costly in-search tests and tiny restarts on from the first node, so that
+    small boards run them too."""
+    monkeypatch.setattr(hints, "FLOW_AFTER", 0)
+    monkeypatch.setattr(hints, "FORCED_AFTER", 0)
+    monkeypatch.setattr(hints, "RESTART_NODES", 3)

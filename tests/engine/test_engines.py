@@ -18,15 +18,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import server.engine.hints as hints_module
 from server.engine import native
 from server.engine.board import Board
 from server.engine.hints import hint
 from server.engine.search import ORDERINGS, PRUNINGS, search_events, solve
-from server.engine.walker import Walker
 from tests.engine.conftest import ENGINES, require_core
-from tests.engine.test_hints import SMALL, walk
+from tests.engine.test_hints import SMALL, drawn_path, walk
 from tests.engine.test_search import state_after
+from tests.engine.test_walker import make
 from tests.tourcheck import assert_tour
 
 EVENTS = 1000  # events compared per stream on the small boards
@@ -211,16 +210,8 @@ WALKS = [
 
 
 def walker(engine, case, state=None):
-    rows, cols, start, algorithm, closed, pruning = case
     with native.use(engine):
-        return Walker(
-            Board(rows, cols),
-            start,
-            algorithm=algorithm,
-            closed=closed,
-            pruning=pruning,
-            state=state,
-        )
+        return make(*case, state=state)
 
 
 def views(w):
@@ -334,11 +325,8 @@ def same_hint(board, path, closed):
 
 
 @pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
-def test_hints_agree_with_every_check_on(monkeypatch, closed):
+def test_hints_agree_with_every_check_on(strong_checks, closed):
     """The costly in-search tests and tiny restarts on from the first node."""
-    monkeypatch.setattr(hints_module, "FLOW_AFTER", 0)
-    monkeypatch.setattr(hints_module, "FORCED_AFTER", 0)
-    monkeypatch.setattr(hints_module, "RESTART_NODES", 3)
     rng = random.Random(40 + closed)
     for _ in range(120):
         board = Board(*rng.choice(SMALL))
@@ -375,12 +363,7 @@ def test_property_degree_and_forced_checks_agree(dims, start, choices, closed):
     from server.engine.hints import _core_grid, _degrees_ok, _forced, _grid
 
     board = Board(*dims)
-    path = [start % board.area]
-    for c in choices:
-        moves = [n for n in board.neighbours[path[-1]] if n not in path]
-        if not moves:
-            break
-        path.append(moves[c % len(moves)])
+    path = drawn_path(board, start, choices)
     g = _grid(board)
     free = g.valid
     for sq in path:

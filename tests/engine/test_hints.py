@@ -51,6 +51,18 @@ def walk(board: Board, rng: random.Random, greedy: float = 0.6) -> list[int]:
     return path
 
 
+def drawn_path(board: Board, start: int, choices: list[int]) -> list[int]:
+    """A partial tour drawn by hypothesis: each choice picks one of the unvisited moves, until
+    the choices or the moves run out."""
+    path = [start % board.area]
+    for c in choices:
+        moves = [n for n in board.neighbours[path[-1]] if n not in path]
+        if not moves:
+            break
+        path.append(moves[c % len(moves)])
+    return path
+
+
 def check(board: Board, path: list[int], closed: bool, h: Hint) -> None:
     """The hint against the exhaustive ground truth (boards without blocked squares)."""
     truth = completion(board.rows, board.cols, path, closed=closed)
@@ -76,11 +88,8 @@ def test_agrees_with_exhaustive_search(seed, closed):
 
 
 @pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
-def test_strong_checks_inside_the_search_stay_exact(monkeypatch, closed):
+def test_strong_checks_inside_the_search_stay_exact(strong_checks, closed):
     """Force the costly in-search tests and tiny restarts on, so they run on small boards."""
-    monkeypatch.setattr(hints_module, "FLOW_AFTER", 0)
-    monkeypatch.setattr(hints_module, "FORCED_AFTER", 0)
-    monkeypatch.setattr(hints_module, "RESTART_NODES", 3)
     rng = random.Random(100 + closed)
     for _ in range(250):
         board = Board(*rng.choice(SMALL))
@@ -97,12 +106,7 @@ def test_strong_checks_inside_the_search_stay_exact(monkeypatch, closed):
 )
 def test_property_matches_ground_truth(dims, start, choices, closed):
     board = Board(*dims)
-    path = [start % board.area]
-    for c in choices:
-        moves = [n for n in board.neighbours[path[-1]] if n not in path]
-        if not moves:
-            break
-        path.append(moves[c % len(moves)])
+    path = drawn_path(board, start, choices)
     check(board, path, closed, hint(board, path, closed=closed, time_limit=30))
 
 

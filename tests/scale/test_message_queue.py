@@ -19,7 +19,8 @@ from flask_socketio import SocketIO
 
 from server.engine.board import Board
 from server.engine.search import solve
-from tests.support.follower import SIX_BY_SIX, Follower, Teacher, reference
+from tests.followcheck import shows_truth
+from tests.support.follower import SIX_BY_SIX, Follower, Teacher
 from tests.support.servers import open_class_room, start_redis, start_servers, tracebacks
 from tests.support.waiting import wait_until
 from tests.support.watch import WatchClient, start_payload
@@ -268,18 +269,6 @@ def control(teacher: Teacher, index: int, **options) -> dict:
     answer = teacher.control(index, **options)
     assert answer["ok"], answer
     return answer["state"]
-
-
-def shows_truth(member: Follower, index: int, timeout: float = 15) -> bool:
-    """``member`` shows the engine's own position at ``index`` within ``timeout``."""
-    if not wait_until(lambda: member.shows(index) is not None, timeout):
-        return False
-    shown, truth = member.shows(index), reference(SETTINGS, index)
-    return (shown.path, shown.nodes, shown.backtracks) == (
-        truth.path,
-        truth.nodes,
-        truth.backtracks,
-    )
 
 
 def test_class_room_spans_processes(server_processes):

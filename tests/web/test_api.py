@@ -156,8 +156,9 @@ def test_early_warning_and_stuck(client, clock):
     )
 
 
-def test_open_5x5_tour_by_following_hints(client, clock):
-    game = new_game(client, 5, 5)
+def follow_hints(client, clock, game) -> dict:
+    """``game`` played to its end by its hints alone, a second a move: each hint says the
+    tour can be completed and no move leaves the game dead. The won state."""
     state = game
     while state["status"] != "won":
         answer = act(client, game, "hint")
@@ -165,6 +166,12 @@ def test_open_5x5_tour_by_following_hints(client, clock):
         clock.t += 1
         state = move(client, game, answer["hint"]["next"])
         assert state["dead"] is None
+    return state
+
+
+def test_open_5x5_tour_by_following_hints(client, clock):
+    game = new_game(client, 5, 5)
+    state = follow_hints(client, clock, game)
     assert_tour(5, 5, state["path"])
     assert state["moves"] == 24 and state["hints"] == 25 and state["can_submit"]
     frozen = state["elapsed"]
@@ -177,12 +184,7 @@ def test_open_5x5_tour_by_following_hints(client, clock):
 
 def test_closed_6x6_tour_by_following_hints(client, clock):
     game = new_game(client, 6, 6, closed=True)
-    state = game
-    while state["status"] != "won":
-        answer = act(client, game, "hint")
-        assert answer["hint"]["verdict"] == "completable", answer["hint"]
-        clock.t += 1
-        state = move(client, game, answer["hint"]["next"])
+    state = follow_hints(client, clock, game)
     assert state["returned"] and state["moves"] == 36 and len(state["path"]) == 36
     assert_tour(6, 6, state["path"], closed=True)
     clock.t += 50

@@ -21,6 +21,7 @@ from server.web.class_socket import hub
 from tests.support.follower import Follower
 from tests.support.servers import open_class_room
 from tests.support.waiting import wait_until
+from tests.web.logs import Records
 
 
 @pytest.fixture
@@ -40,15 +41,6 @@ def live(tmp_path, monkeypatch):
         feed.stop()
     server.shutdown()
     thread.join(5)
-
-
-class Records(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
 
 
 def test_a_busy_database_is_answered_busy_and_the_feed_tries_again(live):

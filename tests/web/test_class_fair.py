@@ -20,7 +20,7 @@ from server.classroom.models import ClassEntry, QuizAnswer, QuizStudent
 from server.db import db
 from server.engine.board import Board
 from server.engine.search import solve
-from tests.support.classes import Clients, Live, http, refusal, serve
+from tests.support.classes import Clients, Live, http, refusal
 from tests.support.follower import SIX_BY_SIX, Follower, Teacher
 from tests.support.waiting import wait_until
 
@@ -34,22 +34,12 @@ MISSES = 5  # a minute per address: RATE_LIMIT_CLASS_MISSES
 
 
 @pytest.fixture(scope="module")
-def fair(tmp_path_factory):
-    live = serve(
-        tmp_path_factory.mktemp("fair"),
-        CLASS_QUIZ_STUDENTS=4,
-        RATE_LIMIT_GAMES=f"{GAMES}/minute",
-        RATE_LIMIT_CLASS_MISSES=f"{MISSES}/minute",
-    )
-    yield live
-    live.stop()
-
-
-@pytest.fixture
-def players(fair):
-    opened = Clients(fair)
-    yield opened
-    opened.close()
+def class_settings():
+    return {
+        "CLASS_QUIZ_STUDENTS": 4,
+        "RATE_LIMIT_GAMES": f"{GAMES}/minute",
+        "RATE_LIMIT_CLASS_MISSES": f"{MISSES}/minute",
+    }
 
 
 def hand_out(players: Clients, address: str) -> tuple[rooms.Opened, Teacher]:
@@ -255,11 +245,11 @@ def test_codes_looked_up_in_vain_are_limited_per_address(players):
     assert refusal(guesser.call("join", {"code": ours.code}))[0] == "rate-limited"
 
 
-def test_an_event_a_namespace_does_not_know_gets_no_answer(fair):
+def test_an_event_a_namespace_does_not_know_gets_no_answer(class_server):
     """Dropped without an answer, as docs/protocol.md says; Flask-SocketIO's namespace
     answered an empty acknowledgement (``43/watch,15[]``)."""
     ws = websocket.create_connection(
-        fair.url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket",
+        class_server.url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket",
         header=["X-Forwarded-For: 10.0.10.1"],
         timeout=10,
     )

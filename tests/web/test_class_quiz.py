@@ -312,6 +312,20 @@ class Outsider:
         self.sio.disconnect()
 
 
+def assert_no_secret(received: list) -> None:
+    """No message names a question's answer, its tally or its why."""
+    text = json.dumps(received)
+    for word in ('"answer"', '"distribution"', '"candidates"', '"tally"', '"onward"'):
+        assert word not in text, word
+
+
+def assert_learns_the_answer_at_the_reveal(room: Room, outsider: Outsider, right: int) -> None:
+    assert room.teacher.member.call("quiz_reveal", {"question": 1})["ok"]
+    assert wait_until(lambda: any(n == "quiz_reveal" for n, _ in outsider.received), 5)
+    reveal = next(data for name, data in outsider.received if name == "quiz_reveal")
+    assert reveal["answer"] == right
+
+
 def test_an_outside_student_learns_nothing_of_the_answer_before_the_reveal(room):
     index = first_index(SIX_BY_SIX, lambda e: e >= 0, start=40)
     right = next_event(SIX_BY_SIX, index)
@@ -331,19 +345,14 @@ def test_an_outside_student_learns_nothing_of_the_answer_before_the_reveal(room)
         assert wait_until(lambda: room.teacher.member.got("quiz_tally"), 5)
         before = list(outsider.received)
         # no event and no acknowledgement names the answer, the reveal or the why ...
-        text = json.dumps(before)
-        for word in ('"answer"', '"distribution"', '"candidates"', '"tally"', '"onward"'):
-            assert word not in text, word
+        assert_no_secret(before)
         assert not [name for name, _ in before if name in ("quiz_reveal", "quiz_why")]
         # ... and no snapshot or feed reaches past the question's position
         assert events_held(before, counts=False) <= index
         question = next(data for name, data in before if name == "ack:quiz_state")["quiz"]
         assert question["question"]["path"] == reference(SIX_BY_SIX, index).path
         # after the reveal it does learn it
-        assert room.teacher.member.call("quiz_reveal", {"question": 1})["ok"]
-        assert wait_until(lambda: any(n == "quiz_reveal" for n, _ in outsider.received), 5)
-        reveal = next(data for name, data in outsider.received if name == "quiz_reveal")
-        assert reveal["answer"] == right
+        assert_learns_the_answer_at_the_reveal(room, outsider, right)
     finally:
         outsider.close()
 
@@ -381,14 +390,9 @@ def test_a_student_who_joined_while_the_demo_played_holds_nothing_past_the_quest
         before = list(outsider.received)
         # nothing the outsider got reaches past the question, or names its answer
         assert events_held(before, counts=True) <= index
-        text = json.dumps(before)
-        for word in ('"answer"', '"distribution"', '"candidates"', '"tally"', '"onward"'):
-            assert word not in text, word
+        assert_no_secret(before)
         assert [data["index"] for name, data in before if name == "quiz_question"] == [index]
-        assert room.teacher.member.call("quiz_reveal", {"question": 1})["ok"]
-        assert wait_until(lambda: any(n == "quiz_reveal" for n, _ in outsider.received), 5)
-        reveal = next(data for name, data in outsider.received if name == "quiz_reveal")
-        assert reveal["answer"] == right
+        assert_learns_the_answer_at_the_reveal(room, outsider, right)
     finally:
         outsider.close()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.classes import Clients, refusal, seats_taken, serve
+from tests.support.classes import refusal, seats_taken
 
 # -- seats ---------------------------------------------------------------------------------------
 SMALL_SEATS = {
@@ -22,52 +22,43 @@ SMALL_SEATS = {
 
 
 @pytest.fixture(scope="module")
-def small(tmp_path_factory):
-    live = serve(tmp_path_factory.mktemp("seats"), **SMALL_SEATS)
-    yield live
-    live.stop()
+def class_settings():
+    return SMALL_SEATS
 
 
-@pytest.fixture
-def clients(small):
-    opened = Clients(small)
-    yield opened
-    opened.close()
-
-
-def test_a_teacher_is_admitted_while_the_server_is_full_of_one_addresss_students(clients):
-    rooms = [clients.open_room() for _ in range(4)]
+def test_a_teacher_is_admitted_while_the_server_is_full_of_one_addresss_students(players):
+    rooms = [players.open_room() for _ in range(4)]
     school = "10.0.0.1"
     for opened, count in zip(rooms, (4, 4, 2), strict=False):
         for _ in range(count):
-            clients.student(opened.code, school)
-    assert seats_taken(clients.live.app) == 10  # the server's every seat, one address's
-    late = clients.connect("10.0.0.2")
+            players.student(opened.code, school)
+    assert seats_taken(players.live.app) == 10  # the server's every seat, one address's
+    late = players.connect("10.0.0.2")
     code, message = refusal(late.call("join", {"code": rooms[0].code}))
     assert code == "full" and "10" in message
     # the teacher of another room, and of the full rooms, still come in
-    other = clients.teacher(rooms[3], "10.0.0.2")
+    other = players.teacher(rooms[3], "10.0.0.2")
     assert other.joined["students"] == 0
-    first = clients.teacher(rooms[0], school)
+    first = players.teacher(rooms[0], school)
     assert first.joined["students"] == 4
     # a teacher's pages count against that room's own allowance only
-    assert clients.teacher(rooms[0], "10.0.0.3").joined["ok"]
-    code, message = refusal(clients.connect("10.0.0.3").call("join", vars(rooms[0])))
+    assert players.teacher(rooms[0], "10.0.0.3").joined["ok"]
+    code, message = refusal(players.connect("10.0.0.3").call("join", vars(rooms[0])))
     assert code == "full" and "2" in message
 
 
-def test_one_address_cannot_fill_another_room(clients):
-    theirs, ours = clients.open_room(), clients.open_room()
+def test_one_address_cannot_fill_another_room(players):
+    theirs, ours = players.open_room(), players.open_room()
     prankster, school = "10.0.1.1", "10.0.1.2"
-    clients.teacher(ours, school)
+    players.teacher(ours, school)
     for _ in range(4):
-        clients.student(ours.code, prankster)
-    code, message = refusal(clients.connect(prankster).call("join", {"code": ours.code}))
+        players.student(ours.code, prankster)
+    code, message = refusal(players.connect(prankster).call("join", {"code": ours.code}))
     assert code == "full" and "4" in message
     # the room's own students still come in, up to the room's seats
-    clients.student(ours.code, school)
-    clients.student(ours.code, "10.0.1.3")
-    code, _ = refusal(clients.connect(school).call("join", {"code": ours.code}))
+    players.student(ours.code, school)
+    players.student(ours.code, "10.0.1.3")
+    code, _ = refusal(players.connect(school).call("join", {"code": ours.code}))
     assert code == "full"
     # the prankster's seats elsewhere are not touched
-    clients.student(theirs.code, prankster)
+    players.student(theirs.code, prankster)

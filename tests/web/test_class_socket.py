@@ -29,6 +29,7 @@ from server.engine.search import solve
 from server.http_server import make_server
 from server.i18n import text
 from server.web.class_socket import hub
+from tests.followcheck import shows_truth
 from tests.support.follower import (
     SIX_BY_SIX,
     SIX_BY_SIX_EVENTS,
@@ -102,16 +103,11 @@ SETTINGS = SIX_BY_SIX
 
 def follows(member: Follower, index: int, settings: dict = SETTINGS, timeout: float = 10) -> None:
     """``member`` shows exactly the engine's position at ``index`` (within ``timeout``)."""
-    assert wait_until(lambda: member.shows(index) is not None, timeout), (
+    assert shows_truth(member, index, settings, timeout), (
         index,
         member.state and member.state["index"],
         member.position and (member.position.at, member.position.received),
-    )
-    shown, truth = member.shows(index), reference(settings, index)
-    assert (shown.path, shown.nodes, shown.backtracks) == (
-        truth.path,
-        truth.nodes,
-        truth.backtracks,
+        member.shows(index),
     )
 
 

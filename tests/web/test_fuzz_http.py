@@ -42,8 +42,10 @@ from server.engine.hints import hint
 from server.i18n import text as words
 from server.web.security import HEADERS
 from server.web.text import has_lone_surrogate
-from tests.support.servers import open_class_room, start_servers, tracebacks
+from tests.support.servers import open_class_room, tracebacks
 from tests.support.wire import exchange, request_bytes
+from tests.web.logs import Records
+from tests.web.serving import module_server
 
 SEED = int(os.environ.get("FUZZ_SEED", "20240611"))
 REQUESTS = int(os.environ.get("FUZZ_REQUESTS", "5000"))
@@ -348,15 +350,6 @@ def wsgi_str(path: str) -> str:
     return path.encode("utf-8", "surrogatepass").decode("latin-1")
 
 
-class Recorder(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
 def check_state(state: dict) -> None:
     """A game state must agree with itself."""
     rows, cols = state["rows"], state["cols"]
@@ -437,7 +430,7 @@ def body_of(body: bytes | None):
 
 
 def test_random_and_malformed_requests_never_break_the_server(app):
-    recorder = Recorder()
+    recorder = Records()
     app.logger.addHandler(recorder)
     logging.getLogger("werkzeug").addHandler(recorder)
     client = app.test_client()
@@ -629,17 +622,12 @@ def test_every_field_refuses_what_it_cannot_hold(app):
 WIRE_REQUESTS = int(os.environ.get("FUZZ_WIRE_REQUESTS", 500))
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    env = {
-        "PROXY_FIX": "1",
-        "RATE_LIMIT_GAMES": "0",
-        "RATE_LIMIT_CLASS_ROOMS": "0",
-        "RATE_LIMIT_CLASS_ROOMS_DEVICE": "0",
-    }
-    (proc,) = start_servers(tmp_path_factory.mktemp("fuzz-http"), 1, env=env)
-    yield proc
-    proc.stop()
+server = module_server(
+    PROXY_FIX="1",
+    RATE_LIMIT_GAMES="0",
+    RATE_LIMIT_CLASS_ROOMS="0",
+    RATE_LIMIT_CLASS_ROOMS_DEVICE="0",
+)
 
 
 def chunked(body: bytes, rng: random.Random) -> bytes:

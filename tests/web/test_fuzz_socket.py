@@ -57,10 +57,11 @@ from server.extensions import MAX_MESSAGE_BYTES
 from server.i18n import text
 from server.web.security import HEADERS
 from tests.support.follower import Follower
-from tests.support.servers import open_class_room, start_servers, tracebacks
+from tests.support.servers import open_class_room, tracebacks
 from tests.support.waiting import wait_until
 from tests.support.watch import WatchClient, start_payload
 from tests.support.wire import ENGINEIO, PollingSession, exchange, quick_ack, request_bytes
+from tests.web.serving import module_server
 
 NAMESPACE = "/watch"
 WATCH_EVENTS = ("start", "credit", "stop", "seek")
@@ -88,20 +89,15 @@ pytestmark = pytest.mark.timeout(240)
 SEED = int(os.environ.get("FUZZ_SEED") or random.SystemRandom().randrange(2**32))
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    # the class fuzz opens many rooms; X-Forwarded-* headers are believed (one proxy)
-    # the fuzzed joins' guesses come from one address: beyond RATE_LIMIT_CLASS_MISSES it
-    # would find no room it opens (tests/web/test_class_fair.py checks that limit)
-    env = {
-        "RATE_LIMIT_CLASS_ROOMS": "1000/minute",
-        "RATE_LIMIT_CLASS_ROOMS_DEVICE": "1000/minute",
-        "RATE_LIMIT_CLASS_MISSES": "0",
-        "PROXY_FIX": "1",
-    }
-    (proc,) = start_servers(tmp_path_factory.mktemp("fuzz"), 1, env=env)
-    yield proc
-    proc.stop()
+# the class fuzz opens many rooms; X-Forwarded-* headers are believed (one proxy)
+# the fuzzed joins' guesses come from one address: beyond RATE_LIMIT_CLASS_MISSES it
+# would find no room it opens (tests/web/test_class_fair.py checks that limit)
+server = module_server(
+    RATE_LIMIT_CLASS_ROOMS="1000/minute",
+    RATE_LIMIT_CLASS_ROOMS_DEVICE="1000/minute",
+    RATE_LIMIT_CLASS_MISSES="0",
+    PROXY_FIX="1",
+)
 
 
 # -- payload generators -------------------------------------------------------------------
@@ -289,18 +285,30 @@ def any_message(rng: random.Random, starts_left: int) -> tuple[str, tuple]:
     elif roll < 0.95:
         event = rng.choice(UNKNOWN_EVENTS)
     else:
-        event = "".join(chr(rng.randint(32, 0x2FFF)) for _ in range(rng.randint(1, 40)))
+        event = random_event_name(rng)
+    valid = functools.partial(valid_for, event, rng) if event in WATCH_EVENTS else None
+    return event, message_args(rng, valid, mutated=0.9)
+
+
+def random_event_name(rng: random.Random) -> str:
+    return "".join(chr(rng.randint(32, 0x2FFF)) for _ in range(rng.randint(1, 40)))
+
+
+def message_args(rng: random.Random, valid, mutated: float) -> tuple:
+    """The arguments of a fuzz message: mostly (70 %) one payload ``valid()`` makes (None for
+    an event the namespace does not know), a ``mutated`` share of the dicts mutated; else
+    one random value, several or none."""
     shape = rng.random()
-    if event in WATCH_EVENTS and shape < 0.7:
-        payload = valid_for(event, rng)
-        args = (mutate(payload, rng) if rng.random() < 0.9 else payload,)
-    elif shape < 0.85:
-        args = (random_value(rng),)
-    elif shape < 0.95:
-        args = tuple(random_value(rng) for _ in range(rng.randint(2, 4)))
-    else:
-        args = ()
-    return event, args
+    if valid is not None and shape < 0.7:
+        payload = valid()
+        if isinstance(payload, dict) and rng.random() < mutated:
+            payload = mutate(payload, rng)
+        return (payload,)
+    if shape < 0.85:
+        return (random_value(rng),)
+    if shape < 0.95:
+        return tuple(random_value(rng) for _ in range(rng.randint(2, 4)))
+    return ()
 
 
 # -- event fuzzing through python-socketio ---------------------------------------------------
@@ -1175,19 +1183,9 @@ def class_message(rng: random.Random, scene: ClassScene, starts_left: int) -> tu
         elif roll < 0.96:
             event = rng.choice(UNKNOWN_EVENTS)
         else:
-            event = "".join(chr(rng.randint(32, 0x2FFF)) for _ in range(rng.randint(1, 40)))
-        shape = rng.random()
-        if event in CLASS_EVENTS and shape < 0.7:
-            payload = valid_class(event, rng, scene)
-            if isinstance(payload, dict) and rng.random() < 0.6:
-                payload = mutate(payload, rng)
-            args = (payload,)
-        elif shape < 0.85:
-            args = (random_value(rng),)
-        elif shape < 0.95:
-            args = tuple(random_value(rng) for _ in range(rng.randint(2, 4)))
-        else:
-            args = ()
+            event = random_event_name(rng)
+        valid = functools.partial(valid_class, event, rng, scene) if event in CLASS_EVENTS else None
+        args = message_args(rng, valid, mutated=0.6)
         if encoded_size(event, args) < MAX_FRAME:
             return event, args
 
@@ -1266,15 +1264,18 @@ def fuzz_class(url: str, rng: random.Random, messages: int, stats: dict) -> list
 LONE_SURROGATES = ["\ud800", "a\udfffb", "\udc00\udc00", "x\ud83d"]
 BIG_NUMBERS = [10**100, -(10**100), 10**1000, 1e308, -1e308, 10**99]
 # the type of each field (docs/protocol.md); "square" is [row, col]
+SEARCH_FIELDS = {  # a search's settings, the same on /watch and /class
+    "rows": "int",
+    "cols": "int",
+    "start": "square",
+    "algorithm": "str",
+    "closed": "bool",
+    "pruning": "bool",
+}
 WATCH_FIELDS = {
     "start": {
         "run": "str",
-        "rows": "int",
-        "cols": "int",
-        "start": "square",
-        "algorithm": "str",
-        "closed": "bool",
-        "pruning": "bool",
+        **SEARCH_FIELDS,
         "window": "int",
         "node_budget": "int",
         "time_limit": "number",
@@ -1288,15 +1289,7 @@ CLASS_FIELDS = {
     "join": {"code": "str", "token": "str"},
     "heartbeat": {},
     "sync": {"gen": "int", "index": "int"},
-    "settings": {
-        "seq": "int",
-        "rows": "int",
-        "cols": "int",
-        "start": "square",
-        "algorithm": "str",
-        "closed": "bool",
-        "pruning": "bool",
-    },
+    "settings": {"seq": "int", **SEARCH_FIELDS},
     "control": {"seq": "int", "gen": "int", "index": "int", "playing": "bool", "speed": "number"},
     "puzzle": {"rows": "int", "cols": "int", "closed": "bool", "start": "square"},
     "close": {},
@@ -1475,9 +1468,25 @@ def run_jobs(jobs: dict) -> tuple[dict, list[str], float]:
     return stats, problems, time.monotonic() - began
 
 
-def report(stats: dict, seconds: float, server) -> None:
+def fuzz(server, jobs: dict) -> dict:
+    """:func:`run_jobs`, then a report; fails on any problem the jobs found, with the
+    server's side of it (its first traceback), if any. The summed stats."""
+    stats, problems, seconds = run_jobs(jobs)
     found = tracebacks(server.stderr())
     print(f"{stats} in {seconds:.1f} s; tracebacks in the server's log: {len(found)}")
+    assert not problems, f"FUZZ_SEED={SEED}: {problems[:10]}\n{found[:1]}"
+    return stats
+
+
+def assert_recovered(server, baseline: int) -> None:
+    """No stuck task: every run and connection thread has ended (threads in a plain sleep
+    are left out: tests/web/test_churn.py waits for every thread too); the server is alive
+    and its log holds no traceback."""
+    busy = server.settle_threads(baseline, timeout=10, busy=True)
+    assert busy <= baseline, f"FUZZ_SEED={SEED}: {busy} busy threads, baseline {baseline}"
+    assert server.alive()
+    found = tracebacks(server.stderr())
+    assert not found, f"FUZZ_SEED={SEED}: {len(found)} tracebacks, the first:\n{found[0]}"
 
 
 def test_fuzz_watch_socket(server):
@@ -1501,10 +1510,7 @@ def test_fuzz_watch_socket(server):
     jobs["headers and fields"] = lambda stats: (
         fuzz_handshakes(url, rng(WORKERS + 2), HANDSHAKES, stats) + sweep(url, NAMESPACE, stats)
     )
-    stats, problems, seconds = run_jobs(jobs)
-    report(stats, seconds, server)
-    found = tracebacks(server.stderr())  # the server's side of an odd answer, if any
-    assert not problems, f"FUZZ_SEED={SEED}: {problems[:10]}\n{found[:1]}"
+    stats = fuzz(server, jobs)
     sent = stats["events"] + stats["raw"] + stats["polling"] + stats["sweep"]
     assert sent >= EVENT_MESSAGES // WORKERS * WORKERS + RAW_FRAMES  # every job ran to its end
     assert stats["acks"] == stats["events"] - stats["dropped"]
@@ -1533,13 +1539,7 @@ def test_fuzz_watch_socket(server):
     finally:
         jumper.close()
 
-    # no stuck task: every run and connection thread has ended (threads in a plain sleep
-    # are left out: tests/web/test_churn.py waits for every thread too)
-    busy = server.settle_threads(baseline, timeout=10, busy=True)
-    assert busy <= baseline, f"FUZZ_SEED={SEED}: {busy} busy threads, baseline {baseline}"
-    assert server.alive()
-    found = tracebacks(server.stderr())
-    assert not found, f"FUZZ_SEED={SEED}: {len(found)} tracebacks, the first:\n{found[0]}"
+    assert_recovered(server, baseline)
 
 
 def class_polling(url: str, rng: random.Random, posts: int, stats: dict) -> list[str]:
@@ -1591,10 +1591,7 @@ def test_fuzz_class_socket(server):
         url, rng(CLASS_WORKERS + 1), CLASS_POLLING_POSTS, stats
     )
     jobs["class fields"] = lambda stats: sweep(url, CLASS, stats)
-    stats, problems, seconds = run_jobs(jobs)
-    report(stats, seconds, server)
-    found = tracebacks(server.stderr())  # the server's side of an odd answer, if any
-    assert not problems, f"FUZZ_SEED={SEED}: {problems[:10]}\n{found[:1]}"
+    stats = fuzz(server, jobs)
     assert stats["events"] >= CLASS_MESSAGES - CLASS_WORKERS
     assert stats["acks"] == stats["events"] - stats["dropped"]
     assert stats["accepted"] > 0  # the valid messages got through, not only refusals
@@ -1621,8 +1618,4 @@ def test_fuzz_class_socket(server):
         if student is not None:
             student.close()
 
-    busy = server.settle_threads(baseline, timeout=10, busy=True)
-    assert busy <= baseline, f"FUZZ_SEED={SEED}: {busy} busy threads, baseline {baseline}"
-    assert server.alive()
-    found = tracebacks(server.stderr())
-    assert not found, f"FUZZ_SEED={SEED}: {len(found)} tracebacks, the first:\n{found[0]}"
+    assert_recovered(server, baseline)

@@ -20,19 +20,15 @@ import websocket
 from server.app import create_app
 from server.i18n import text
 from server.web.security import HEADERS
-from tests.support.servers import open_class_room, start_servers, tracebacks
+from tests.support.servers import open_class_room, tracebacks
 from tests.support.watch import start_payload
 from tests.support.wire import PollingSession, exchange, http, request_bytes
+from tests.web.serving import module_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    env = {"RATE_LIMIT_CLASS_ROOMS": "1000/minute", "RATE_LIMIT_CLASS_ROOMS_DEVICE": "0"}
-    (proc,) = start_servers(tmp_path_factory.mktemp("malformed"), 1, env=env)
-    yield proc
-    proc.stop()
+server = module_server(RATE_LIMIT_CLASS_ROOMS="1000/minute", RATE_LIMIT_CLASS_ROOMS_DEVICE="0")
 
 
 @pytest.fixture(autouse=True)

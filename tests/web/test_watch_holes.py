@@ -11,38 +11,35 @@ import json
 
 import pytest
 
-from server.app import create_app
 from server.db import db
 from server.engine import native
 from server.engine.board import Board
-from server.engine.search import search_events, solve
-from server.engine.walker import Walker
+from server.engine.search import solve
 from server.game.models import Game
 from server.game.service import create_game
 from server.stream.encode import DecodedMove
 from server.web.watch_socket import registry
 from tests.engine.conftest import require_core
-from tests.support.watch import client_pool, served, start_payload
+from tests.support.watch import start_payload
 from tests.tourcheck import assert_tour
 from tests.web.test_watch_protocol import engine_steps, finish, streamed
-from tests.web.test_watch_seek import SeekClient, replay_state, stand_at
+from tests.web.test_watch_seek import (
+    SeekClient,
+    python_replay,
+    replay_state,
+    seek_snapshots,
+    stand_at,
+)
 
 # 6x6 without its top-right corner: the seed search from a1's opposite corner (square 0)
 # finds a tour after 52,104 nodes, a stream long enough to seek in
 HOLED = {"rows": 6, "cols": 6, "start": [0, 0], "algorithm": "seed", "holes": [5]}
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path_factory.mktemp("holes"))})
-    with served(app) as live:
-        yield live
-
-
 @pytest.fixture
-def clients(live):
-    with client_pool(*live, SeekClient) as open_client:
-        yield open_client
+def client_class():
+    """``clients`` opens SeekClients: they record progress and snapshots too."""
+    return SeekClient
 
 
 def test_a_run_on_a_board_with_holes_streams_the_engines_search(clients):
@@ -70,27 +67,14 @@ def test_a_shape_without_a_tour_is_searched_not_refused(clients):
     assert (done["nodes"], done["backtracks"]) == (expected.nodes, expected.backtracks)
 
 
-def holed_snapshots(client: SeekClient, run: str) -> list[dict]:
-    """Snapshots of a seek to the end of the holed run, then of a seek back to 12,345."""
-    assert client.start(start_payload(run, window=10, **HOLED))["ok"]
-    assert client.call("seek", {"run": run, "index": None})["ok"]
-    assert client.wait(lambda: run in client.dones and len(client.snapshots) == 1, 60)
-    assert client.call("seek", {"run": run, "index": 12_345, "window": 10})["ok"]
-    assert client.wait(lambda: len(client.snapshots) == 2, 30)
-    return [{k: v for k, v in s.items() if k != "run"} for s in client.snapshots]
-
-
 def test_seeks_on_holes_agree_between_the_engines_and_with_the_stream(live, clients):
     require_core()
     board = Board(6, 6, {5})
-    with native.use("python"):
-        events = list(search_events(board, 0, ordering="seed"))
-        walker = Walker(board, 0, algorithm="seed")
-        walker.advance(10**9)
-        final = walker.state()
-        by_python = holed_snapshots(clients(auto_credit=False), "py")
+    events, final = python_replay(board)
+    with native.use("python"):  # the server runs in this process: its runs too
+        by_python = seek_snapshots(clients(auto_credit=False), "py", HOLED, 12_345)
     with native.use("compiled"):
-        by_core = holed_snapshots(clients(auto_credit=False), "c")
+        by_core = seek_snapshots(clients(auto_credit=False), "c", HOLED, 12_345)
     assert by_python == by_core
     end, back = by_python
     assert end["index"] == final.index == len(events) - 1

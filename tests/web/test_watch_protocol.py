@@ -14,7 +14,6 @@ import time
 import psutil
 import pytest
 
-from server.app import create_app
 from server.config import origins as cors_origins
 from server.engine.board import Board
 from server.engine.search import PRUNINGS, search_events, solve
@@ -25,37 +24,12 @@ from tests.support.waiting import wait_until
 from tests.support.watch import (
     WatchClient,
     WireViewer,
-    client_pool,
-    served,
     spawn_server,
     start_payload,
     stop_server,
     stream_run,
 )
 from tests.tourcheck import assert_tour
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    """(base URL, app) of an in-process server on a free port."""
-    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path_factory.mktemp("watch"))})
-    with served(app) as live:
-        yield live
-
-
-@pytest.fixture
-def clients(live):
-    """Open clients on demand; all closed (and every run gone) after the test."""
-    with client_pool(*live, WatchClient) as open_client:
-        yield open_client
-
-
-@pytest.fixture
-def wires(live):
-    """Viewers that read the server's messages in its order (WireViewer), on demand."""
-    with client_pool(*live, WireViewer) as open_viewer:
-        yield open_viewer
-
 
 GONE = 30  # seconds: how long a test waits for a run's task to end (a hang, not a speed)
 

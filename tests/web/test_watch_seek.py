@@ -12,7 +12,6 @@ import json
 
 import pytest
 
-from server.app import create_app
 from server.db import db
 from server.engine import native
 from server.engine.board import Board
@@ -26,18 +25,10 @@ from server.stream.spec import MAX_SEEK_INDEX
 from server.web.watch_socket import registry
 from tests.engine.conftest import require_core
 from tests.support.waiting import wait_until
-from tests.support.watch import WatchClient, WireViewer, client_pool, served, start_payload
+from tests.support.watch import WatchClient, start_payload
 from tests.tourcheck import assert_tour
 
 SIX = {"rows": 6, "cols": 6, "start": [0, 0], "algorithm": "seed"}
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    """(base URL, app) of an in-process server on a free port."""
-    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path_factory.mktemp("seek"))})
-    with served(app) as live:
-        yield live
 
 
 class SeekClient(WatchClient):
@@ -62,17 +53,19 @@ class SeekClient(WatchClient):
 
 
 @pytest.fixture
-def clients(live):
-    """Open clients on demand; all closed (and every run gone) after the test."""
-    with client_pool(*live, SeekClient) as open_client:
-        yield open_client
+def client_class():
+    """``clients`` opens SeekClients: they record progress and snapshots too."""
+    return SeekClient
 
 
-@pytest.fixture
-def wires(live):
-    """Viewers that read the server's messages in its order (WireViewer), on demand."""
-    with client_pool(*live, WireViewer) as open_viewer:
-        yield open_viewer
+def python_replay(board: Board) -> tuple[list, object]:
+    """The whole seed stream from square 0 on ``board`` and the walker's state at its end,
+    by the pure-Python engine."""
+    with native.use("python"):
+        events = list(search_events(board, 0, ordering="seed"))
+        walker = Walker(board, 0, algorithm="seed")
+        walker.advance(10**9)
+        return events, walker.state()
 
 
 @pytest.fixture(scope="module")
@@ -80,12 +73,7 @@ def six_replay():
     """The whole 6x6 seed stream from a corner, replayed by the pure-Python engine:
     the state after every event index that a test asks for, and the end."""
     board = Board(6, 6)
-    with native.use("python"):
-        events = list(search_events(board, 0, ordering="seed"))
-        walker = Walker(board, 0, algorithm="seed")
-        walker.advance(10**9)
-        final = walker.state()
-    return board, events, final
+    return (board, *python_replay(board))
 
 
 def replay_state(board: Board, events: list, index: int) -> dict:
@@ -301,12 +289,13 @@ def test_a_run_that_continues_a_game_cannot_seek_and_plays_on(live, clients, lan
     assert not client.snapshots and not client.progress
 
 
-def seek_snapshots(client: SeekClient, run: str) -> list[dict]:
-    """The snapshots of a seek to the end of 6x6 seed, then of a seek back (``run`` left out)."""
-    assert client.start(start_payload(run, window=10, **SIX))["ok"]
+def seek_snapshots(client: SeekClient, run: str, board: dict, back_to: int) -> list[dict]:
+    """The snapshots of a seek to the end of a run on ``board``, then of a seek back to
+    ``back_to`` (``run`` left out)."""
+    assert client.start(start_payload(run, window=10, **board))["ok"]
     assert client.call("seek", {"run": run, "index": None})["ok"]
     assert client.wait(lambda: run in client.dones and len(client.snapshots) == 1, 120)
-    assert client.call("seek", {"run": run, "index": 123_457, "window": 10})["ok"]
+    assert client.call("seek", {"run": run, "index": back_to, "window": 10})["ok"]
     assert client.wait(lambda: len(client.snapshots) == 2, 30)
     return [{k: v for k, v in s.items() if k != "run"} for s in client.snapshots]
 
@@ -324,11 +313,11 @@ def test_the_python_engine_seeks_to_the_same_snapshots_as_the_compiled_core(
     board, events, final = six_replay
     with native.use("python"):  # the server runs in this process: its runs too
         slow = clients(auto_credit=False, keep=True)
-        by_python = seek_snapshots(slow, "py")
+        by_python = seek_snapshots(slow, "py", SIX, 123_457)
         assert engine_of(app, "py") == "python"
     with native.use("compiled"):
         fast = clients(auto_credit=False, keep=True)
-        by_core = seek_snapshots(fast, "c")
+        by_core = seek_snapshots(fast, "c", SIX, 123_457)
         assert engine_of(app, "c") == "compiled"
     assert by_python == by_core
     end, back = by_python
