@@ -16,7 +16,7 @@ from . import audit
 from .models import Game, Replay, db
 from .rules import RuleError
 from .serialize import replay_json
-from .service import _fetch, _to_state
+from .service import _fetch, state_of
 
 REPLAY_ID_BYTES = 9  # 12 characters of base64url, 72 random bits
 MAX_REPLAY_ID = 16
@@ -26,7 +26,7 @@ def share(game_id: str) -> tuple[str, bool]:
     """The replay id of a won game (its tour checked again, server/game/audit.py), and
     whether it was made now; RuleError otherwise."""
     game = _fetch(game_id)
-    audit.check_won(game.id, _to_state(game), "replay")
+    audit.check_won(game.id, state_of(game), "replay")
     existing = _replay_of(game.id)
     if existing is not None:
         return existing, False
@@ -50,4 +50,4 @@ def replay(replay_id: str) -> dict:
     if found is None:
         raise RuleError("unknown-replay")
     game = db.session.get(Game, found.game_id)
-    return replay_json(found.id, _to_state(game), found.created_at)
+    return replay_json(found.id, state_of(game), found.created_at)

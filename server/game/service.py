@@ -82,7 +82,8 @@ class Loaded:
     scored: bool  # already on the leaderboard
 
 
-def _to_state(game: Game) -> GameState:
+def state_of(game: Game) -> GameState:
+    """The rules' state of a stored game."""
     return GameState(
         rows=game.rows,
         cols=game.cols,
@@ -176,7 +177,7 @@ def create_puzzle_game(puzzle: Puzzle, **played_for: str | None) -> Loaded:
 
 def load(game_id: str) -> Loaded:
     game = _fetch(game_id)
-    return Loaded(game.id, _to_state(game), _scored(game.id))
+    return Loaded(game.id, state_of(game), _scored(game.id))
 
 
 def change(game_id: str, action: Callable[[GameState], T]) -> tuple[Loaded, T]:
@@ -190,7 +191,7 @@ def change(game_id: str, action: Callable[[GameState], T]) -> tuple[Loaded, T]:
     with game_locks.hold(game_id, LOCK_SECONDS):
         for _attempt in range(CHANGE_ATTEMPTS):
             game = _fetch(game_id)
-            state = _to_state(game)
+            state = state_of(game)
             try:
                 outcome = action(state)
             except Exception:
@@ -224,7 +225,7 @@ def submit_score(game_id: str, name: str) -> dict:
     """Put a server-verified win on the leaderboard, once: the rules saw it, and its path is
     checked again as a tour (server/game/audit.py) before it is ranked."""
     game = _fetch(game_id)
-    state = _to_state(game)
+    state = state_of(game)
     audit.check_won(game.id, state)
     name = clean_name(name)
     if _scored(game.id):

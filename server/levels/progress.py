@@ -20,7 +20,7 @@ from itsdangerous import BadData, URLSafeSerializer
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from ..game import service
+from ..game import audit, service
 from ..game.models import (
     STAR_FINISHED,
     STAR_NO_HINTS,
@@ -109,16 +109,21 @@ def fold(player_id: str) -> None:
 
 
 def _fold(player_id: str) -> None:
-    query = select(Game.level, Game.hints, Game.undos, Game.started_at, Game.finished_at).where(
+    query = select(Game).where(
         Game.player == player_id, Game.level.is_not(None), Game.finished_at.is_not(None)
     )
     known = catalogue()
     changed = False
-    for level_id, hints, undos, started_at, finished_at in db.session.execute(query):
-        if known.get(level_id) is None:
+    for game in db.session.scalars(query):
+        if known.get(game.level) is None:
             continue
-        seconds = round(max(finished_at - (started_at or finished_at), 0.0), 1)
-        changed |= _merge(player_id, level_id, stars_for(hints, undos), seconds)
+        try:  # the rules' win, and its path a tour again: a slip in the rules earns no stars
+            audit.check_won(game.id, service.state_of(game))
+        except RuleError:
+            continue
+        finished_at = game.finished_at
+        seconds = round(max(finished_at - (game.started_at or finished_at), 0.0), 1)
+        changed |= _merge(player_id, game.level, stars_for(game.hints, game.undos), seconds)
     if changed:
         db.session.commit()
     else:

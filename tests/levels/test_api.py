@@ -3,10 +3,14 @@ export and import, and refusals."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from sqlalchemy import delete
 
 from server.app import create_app
-from server.game.models import STAR_FINISHED, STAR_NO_HINTS, STAR_NO_UNDO
+from server.db import db
+from server.game.models import STAR_FINISHED, STAR_NO_HINTS, STAR_NO_UNDO, Game, LevelProgress
 from server.levels.catalogue import catalogue
 
 ALL = STAR_FINISHED | STAR_NO_HINTS | STAR_NO_UNDO
@@ -178,3 +182,17 @@ def test_bad_level_requests_are_json_refusals(client, method, url, body, status,
 def test_the_witness_is_never_sent(client):
     for answer in (client.get("/api/levels"), client.get(f"/api/levels/{FIRST.id}")):
         assert "witness" not in answer.get_data(as_text=True)
+
+
+def test_a_won_level_game_whose_path_is_no_tour_earns_no_stars(app, client, caplog):
+    """Stars are folded from won games only once their path is checked again: a slip in
+    the rules (or a row changed by hand) earns nothing, and is logged."""
+    game = win(client, FIRST)
+    with app.app_context():
+        row = db.session.get(Game, game["id"])
+        path = json.loads(row.path)
+        row.path = json.dumps([*path[:-1], path[0]])  # the last square made a repeat
+        db.session.execute(delete(LevelProgress))
+        db.session.commit()
+    assert levels_by_id(client)[FIRST.id]["stars"] == 0
+    assert "its path is no tour" in caplog.text
