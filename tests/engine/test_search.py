@@ -310,9 +310,9 @@ def test_time_limit():
         assert (result.status, result.limit, result.nodes) == ("budget", "time", 0)
         events = list(search_events(board, 0, ordering=ordering, time_limit=0))
         assert events == [Budget("time", 0, 0)]
-    slow = solve(board, 0, time_limit=0.05)  # the plain 8x8 search needs 250 M nodes
+    slow = solve(board, 0, time_limit=0.05)  # the plain 8x8 search needs 251,825,408 nodes
     assert (slow.status, slow.limit) == ("budget", "time")
-    assert slow.seconds < 5
+    assert 0 < slow.nodes < 251_825_408  # stopped by the clock, long before its end
     assert solve(board, 0, ordering="warnsdorff", time_limit=60).status == "found"
 
 
