@@ -53,6 +53,7 @@ import psutil  # noqa: E402
 import socketio  # noqa: E402
 
 from benchmarks.bench_stream import LeanClient  # noqa: E402
+from tests.support.follower import EIGHT_BY_EIGHT  # noqa: E402
 from tests.support.servers import (  # noqa: E402
     ServerProcess,
     open_class_room,
@@ -72,14 +73,7 @@ STEP_GAP = 0.1  # seconds between the teacher's steps (someone clicking fast)
 class ClassScenario:
     """A room, its teacher and what one demo step is (docs/protocol.md, /class)."""
 
-    DEMO: ClassVar[dict] = {  # 8x8 plain backtracking from a corner: every step is a real one
-        "rows": 8,
-        "cols": 8,
-        "start": [0, 0],
-        "algorithm": "seed",
-        "closed": False,
-        "pruning": False,
-    }
+    DEMO: ClassVar[dict] = EIGHT_BY_EIGHT  # plain backtracking: every step is a real one
     STUDENT_EVENT = "state"  # what a student receives on every step
 
     def __init__(self, url: str):

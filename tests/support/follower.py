@@ -22,32 +22,24 @@ from urllib.parse import urlsplit
 
 import socketio
 
+from server.classroom.clock import lesson_settings
 from server.engine.board import Board
 from server.engine.walker import Walker
+from server.lesson.chapters import CHAPTERS
 
 NAMESPACE = "/class"
 
+
+def lesson_demo(chapter_id: str) -> dict:
+    """A chapter's demo of the guided lesson (server/lesson/chapters.json) as the teacher's
+    ``settings`` sends it and a room stores it."""
+    return lesson_settings(next(c for c in CHAPTERS if c["id"] == chapter_id))
+
+
 # The lesson's demos: the plain search in the articles' order from the top-left corner.
-SIX_BY_SIX = {
-    "rows": 6,
-    "cols": 6,
-    "start": [0, 0],
-    "algorithm": "seed",
-    "closed": False,
-    "pruning": False,
-}
-EIGHT_BY_EIGHT = {**SIX_BY_SIX, "rows": 8, "cols": 8}
+SIX_BY_SIX = lesson_demo("explode6")
+EIGHT_BY_EIGHT = lesson_demo("explode8")
 SIX_BY_SIX_EVENTS = 354_060  # to its first tour: 177,048 nodes and 177,012 backtracks
-
-
-QUIZ_EVENTS = (
-    "quiz_question",
-    "quiz_tally",
-    "quiz_reveal",
-    "quiz_why",
-    "quiz_scores",
-    "quiz_removed",
-)
 
 
 class Gap(Exception):
@@ -192,20 +184,12 @@ class Following:
         self.snapshots = 0
 
     HANDLED = ("state", "feed", "snapshot")
-    RECORDED = (
-        "presence",
-        "puzzle",
-        "attempts_cleared",
-        "leaderboard",
-        "error",
-        "ended",
-        *QUIZ_EVENTS,
-    )
 
     def _on_event(self, name: str, data) -> None:
+        """Any event of the room: kept (``got``); the demo's also followed."""
         if name in self.HANDLED:
             getattr(self, f"_on_{name}")(data)
-        elif name in self.RECORDED:
+        else:
             self._record(name, data)
 
     # -- input ---------------------------------------------------------------------------------
@@ -333,8 +317,7 @@ class Follower(Following):
     ) -> None:
         super().__init__()
         self.sio = socketio.Client(reconnection=False)
-        for name in (*self.HANDLED, *self.RECORDED):
-            self.sio.on(name, lambda data, name=name: self._on_event(name, data), NAMESPACE)
+        self.sio.on("*", lambda name, data=None: self._on_event(name, data), NAMESPACE)
         self.sio.connect(
             f"{url}?lang={lang}",
             headers=headers or {},
