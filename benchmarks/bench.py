@@ -34,6 +34,11 @@ SUITES = (
 )
 
 
+def row(name: str, median: float, unit: str, goal: str = "", note: str = "") -> dict:
+    """One row of the table."""
+    return {"benchmark": name, "median": median, "unit": unit, "goal": goal, "note": note}
+
+
 def load_average() -> float:
     """The machine's load over the last minute (NaN where the system has none to say):
     the machines are shared, and a figure says how busy its one was."""
