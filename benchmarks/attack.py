@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import http.client
 import itertools
 import json
 import math
@@ -63,25 +62,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import psutil  # noqa: E402
+import psutil
 
-from tests.support.follower import (  # noqa: E402
-    SIX_BY_SIX,
-    LeanFollower,
-    Reader,
-    Teacher,
-    open_websocket,
-)
-from tests.support.servers import (  # noqa: E402
-    ServerProcess,
-    start_gunicorn,
-    start_servers,
-)
-from tests.support.stats import percentile  # noqa: E402
-from tests.support.watch import PILE_RUN  # noqa: E402
+from tests.support.follower import SIX_BY_SIX, LeanFollower, Teacher
+from tests.support.lean_socket import LeanSocket, Reader
+from tests.support.loopback import can_bind, connect, get, http_connection
+from tests.support.servers import ServerProcess, open_class_room, start_server
+from tests.support.stats import percentile
+from tests.support.watch import PILE_RUN, start_payload
 
 HARD = "16x16~EABBAIwAugL0AvQAuALsAVAB3AFhADoALgDLAGwAsQE.o.h2"
 SERVER_FD_LIMIT = 1024  # the usual `ulimit -n` the server is started with
@@ -97,16 +87,6 @@ WATCH_AFTER = 60.0  # seconds the recovery is watched for at most
 
 
 # -- addresses -------------------------------------------------------------------------------
-def loopback_aliases() -> bool:
-    """Whether this machine lets a client bind 127.0.0.x beyond 127.0.0.1 (Linux does)."""
-    try:
-        with socket.socket() as sock:
-            sock.bind((ATTACKER, 0))
-        return True
-    except OSError:
-        return False
-
-
 class Addresses:
     """Source addresses for one kind of client (``127.0.NET.1..250``, cycling), or
     None everywhere when the machine has only 127.0.0.1."""
@@ -125,75 +105,25 @@ class Addresses:
 
 
 # -- raw Socket.IO clients (the attacker's) ----------------------------------------------------
-class RawClient:
-    """A Socket.IO client on a bare websocket (Engine.IO 4 text frames), read by a shared
-    :class:`~tests.support.follower.Reader`: a thousand of them cost one thread."""
+class RawClient(LeanSocket):
+    """A Socket.IO client on a bare websocket, read by a shared :class:`Reader` (a thousand
+    of them cost one thread), that keeps the last events it was sent."""
 
     def __init__(self, url: str, namespace: str, source: str | None, reader: Reader) -> None:
-        self.ws = open_websocket(url, "lang=en", source=source, timeout=10)
-        self.reader = reader
-        self.prefix = f"{namespace},"
-        self.closed = False
-        self.lost = False  # set by the reader when the server closed it
-        try:
-            if not self.ws.recv().startswith("0{"):
-                raise RuntimeError("no Engine.IO open packet")
-            self.ws.send(f"40{self.prefix}")
-            if not self.ws.recv().startswith(f"40{self.prefix}"):
-                raise RuntimeError("the namespace refused the connection")
-        except BaseException:
-            self.close()
-            raise
-        self.lock = threading.Lock()
-        self.changed = threading.Condition(self.lock)
-        self.waiting: dict[int, list] = {}
+        self.changed = threading.Condition()
         self.events: list[tuple[str, object]] = []
-        self.next_id = 0
-        reader.add(self)
+        super().__init__(url, namespace, reader, self._keep, source=source, timeout=10)
 
-    @property
-    def open(self) -> bool:
-        return not (self.closed or self.lost)
-
-    def frame(self, text: str) -> None:
-        if text == "2":
-            with self.lock:
-                self.ws.send("3")
-            return
-        if not text.startswith("4") or not text[2:].startswith(self.prefix):
-            return
-        kind, body = text[1], text[2 + len(self.prefix) :]
-        digits = len(body) - len(body.lstrip("0123456789"))
-        data = json.loads(body[digits:])
-        with self.lock:
-            if kind == "2":
-                self.events.append((data[0], data[1] if len(data) > 1 else None))
-                del self.events[:-50]  # the last few are enough
-            elif kind == "3":
-                waiter = self.waiting.pop(int(body[:digits]), None)
-                if waiter is not None:
-                    waiter[1] = data[0]
-                    waiter[0].set()
+    def _keep(self, name: str, data) -> None:
+        with self.changed:
+            self.events.append((name, data))
+            del self.events[:-50]  # the last few are enough
             self.changed.notify_all()
-
-    def emit(self, event: str, payload=None) -> None:
-        with self.lock:
-            self.ws.send(f"42{self.prefix}" + json.dumps([event, payload]))
-
-    def call(self, event: str, payload=None, timeout: float = 10):
-        waiter = [threading.Event(), None]
-        with self.lock:
-            ack_id, self.next_id = self.next_id, self.next_id + 1
-            self.waiting[ack_id] = waiter
-            self.ws.send(f"42{self.prefix}{ack_id}" + json.dumps([event, payload]))
-        if not waiter[0].wait(timeout):
-            raise TimeoutError(f"no answer to {event}")
-        return waiter[1]
 
     def wait_event(self, predicate, timeout: float) -> bool:
         """Whether an event (name, data) matching ``predicate`` arrives (or had) in time."""
         deadline = time.monotonic() + timeout
-        with self.lock:
+        with self.changed:
             while not any(predicate(name, data) for name, data in self.events):
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -202,35 +132,9 @@ class RawClient:
             self.events.clear()
             return True
 
-    def close(self) -> None:
-        self.closed = True
-        self.reader.remove(self)
-        with contextlib.suppress(Exception):
-            self.ws.close(timeout=1)
-
-
-def _connect(url: str, source: str | None, timeout: float = 10) -> http.client.HTTPConnection:
-    parts = urlsplit(url)
-    source_address = (source, 0) if source else None
-    return http.client.HTTPConnection(
-        parts.hostname, parts.port, timeout=timeout, source_address=source_address
-    )
-
-
-def http_get(url: str, path: str, source: str | None, timeout: float = 10) -> int:
-    """``GET path``: the status (its body read and dropped)."""
-    conn = _connect(url, source, timeout)
-    try:
-        conn.request("GET", path)
-        response = conn.getresponse()
-        response.read()
-        return response.status
-    finally:
-        conn.close()
-
 
 def http_json(url: str, method: str, path: str, body, source: str | None, timeout=30):
-    conn = _connect(url, source, timeout)
+    conn = http_connection(url, source, timeout)
     try:
         data = json.dumps(body).encode()
         headers = {"Content-Type": "application/json", "Content-Length": str(len(data))}
@@ -257,11 +161,42 @@ class Stats:
             self.counts[name] = self.counts.get(name, 0) + n
 
 
-def _run_threads(count: int, target: Callable[[int], None]) -> list[threading.Thread]:
-    threads = [threading.Thread(target=target, args=(i,), daemon=True) for i in range(count)]
+def _started(workers: list[Callable[[], None]]) -> list[threading.Thread]:
+    """Each worker in a daemon thread of its own, started."""
+    threads = [threading.Thread(target=work, daemon=True) for work in workers]
     for thread in threads:
         thread.start()
     return threads
+
+
+def _until_stopped(stop, workers: list[Callable[[], None]], join: float) -> None:
+    """The workers in threads of their own until ``stop``; then ``join`` s for each to end."""
+    threads = _started(workers)
+    stop.wait()
+    for thread in threads:
+        thread.join(join)
+
+
+class Swarm:
+    """An attack's raw clients, all read by one :class:`Reader`, and the worker threads
+    that use them until ``stop``."""
+
+    def __init__(self, url: str, source: str | None, stop, stats: Stats) -> None:
+        self.url, self.source, self.stop, self.stats = url, source, stop, stats
+        self.reader = Reader()
+
+    def client(self, namespace: str) -> RawClient | None:
+        """A new client of ``namespace``, or None when it could not connect (counted)."""
+        try:
+            return RawClient(self.url, namespace, self.source, self.reader)
+        except Exception:
+            self.stats.add("connect failed")
+            return None
+
+    def run(self, workers: list[Callable[[], None]], join: float) -> None:
+        """The workers until ``stop``, ``join`` s for each to end; then no client is read."""
+        _until_stopped(self.stop, workers, join)
+        self.reader.stop()
 
 
 # -- the attacks (each runs in the attacker's process until ``stop``) --------------------------
@@ -272,7 +207,7 @@ def attack_slowloris(url, code, source, stop, stats, target=1100):
     held: set[socket.socket] = set()
     lock = threading.Lock()
 
-    def opener(_i):
+    def opener():
         while not stop.is_set():
             with lock:
                 short = len(held) < target
@@ -280,11 +215,7 @@ def attack_slowloris(url, code, source, stop, stats, target=1100):
                 time.sleep(0.2)
                 continue
             try:
-                sock = socket.create_connection(
-                    (parts.hostname, parts.port),
-                    timeout=3,
-                    source_address=(source, 0) if source else None,
-                )
+                sock = connect(url, source, timeout=3)
                 sock.sendall(head)
             except OSError:
                 stats.add("connect failed")
@@ -294,7 +225,7 @@ def attack_slowloris(url, code, source, stop, stats, target=1100):
             with lock:
                 held.add(sock)
 
-    threads = _run_threads(16, opener)
+    threads = _started([opener] * 16)
     last_trickle = time.monotonic()
     while not stop.wait(1.0):
         with lock:
@@ -338,13 +269,11 @@ def attack_slowloris(url, code, source, stop, stats, target=1100):
 
 def attack_watch_runs(url, code, source, stop, stats, connections=60):
     """/watch runs piling up: 30x30 closed seed, budget 2.5 M, seek to the end twice."""
-    reader = Reader()
+    swarm = Swarm(url, source, stop, stats)
 
-    def viewer(i):
-        try:
-            client = RawClient(url, "/watch", source, reader)
-        except Exception:
-            stats.add("connect failed")
+    def viewer():
+        client = swarm.client("/watch")
+        if client is None:
             return
         stats.add("connected")
         number = 0
@@ -373,20 +302,16 @@ def attack_watch_runs(url, code, source, stop, stats, connections=60):
         finally:
             client.close()
 
-    threads = _run_threads(connections, viewer)
-    stop.wait()
-    for thread in threads:
-        thread.join(20)
-    reader.stop()
+    swarm.run([viewer] * connections, join=20)
 
 
 def attack_seat_flood(url, code, source, stop, stats, target=1050):
     """Raw websockets joining the teacher's room, kept at ``target``."""
-    reader = Reader()
+    swarm = Swarm(url, source, stop, stats)
     members: list[RawClient] = []
     lock = threading.Lock()
 
-    def opener(_i):
+    def opener():
         while not stop.is_set():
             with lock:
                 members[:] = [m for m in members if m.open]
@@ -394,10 +319,8 @@ def attack_seat_flood(url, code, source, stop, stats, target=1050):
             if not short:
                 stop.wait(0.5)
                 continue
-            try:
-                member = RawClient(url, "/class", source, reader)
-            except Exception:
-                stats.add("connect failed")
+            member = swarm.client("/class")
+            if member is None:
                 stop.wait(0.05)
                 continue
             with lock:
@@ -408,28 +331,25 @@ def attack_seat_flood(url, code, source, stop, stats, target=1050):
             except Exception:
                 stats.add("join unanswered")
 
-    threads = _run_threads(64, opener)
-    while not stop.wait(1.0):
-        with lock:
-            stats.counts["held"] = max(stats.counts.get("held", 0), len(members))
-    for thread in threads:
-        thread.join(15)
+    def count_held():
+        while not stop.wait(1.0):
+            with lock:
+                stats.counts["held"] = max(stats.counts.get("held", 0), len(members))
+
+    swarm.run([*[opener] * 64, count_held], join=15)
     with lock:
         for member in members:
             member.close()
-    reader.stop()
 
 
 def attack_puzzle_flood(url, code, source, stop, stats, connections=100, attempts=5):
     """Connections that join and ask ``solve`` 5 times each, 100 at a time, again and again."""
-    reader = Reader()
+    swarm = Swarm(url, source, stop, stats)
 
-    def student(_i):
+    def student():
         while not stop.is_set():
-            try:
-                member = RawClient(url, "/class", source, reader)
-            except Exception:
-                stats.add("connect failed")
+            member = swarm.client("/class")
+            if member is None:
                 stop.wait(0.2)
                 continue
             try:
@@ -442,22 +362,18 @@ def attack_puzzle_flood(url, code, source, stop, stats, connections=100, attempt
             finally:
                 member.close()
 
-    threads = _run_threads(connections, student)
-    stop.wait()
-    for thread in threads:
-        thread.join(20)
-    reader.stop()
+    swarm.run([student] * connections, join=20)
 
 
 def attack_cpu(url, code, source, stop, stats):
     """8 loops: worksheet and picture of HARD, hint/move/undo on a HARD game, /watch restarts."""
-    reader = Reader()
+    swarm = Swarm(url, source, stop, stats)
 
     def page(path):
-        def loop(_i):
+        def loop():
             while not stop.is_set():
                 try:
-                    status = http_get(url, path, source, timeout=30)
+                    status = get(url, path, source, timeout=30)
                     stats.add(f"{path.split('?')[0]} {status}")
                 except Exception:
                     stats.add("errors")
@@ -465,7 +381,7 @@ def attack_cpu(url, code, source, stop, stats):
 
         return loop
 
-    def game(_i):
+    def game():
         game_id = None
         while not stop.is_set():
             try:
@@ -496,40 +412,25 @@ def attack_cpu(url, code, source, stop, stats):
                 stats.add("errors")
                 stop.wait(0.2)
 
-    def watch(_i):
-        number = 0
-        client = None
+    def watch():
+        runs = itertools.count()
         while not stop.is_set():
+            client = None
             try:
-                if client is None or not client.open:
-                    client = RawClient(url, "/watch", source, reader)
-                run = f"w{number}"
-                number += 1
-                start = {
-                    "run": run,
-                    "rows": 30,
-                    "cols": 30,
-                    "start": [0, 0],
-                    "algorithm": "seed",
-                    "closed": False,
-                    "pruning": False,
-                    "window": 20000,
-                    "node_budget": 50_000_000,
-                    "time_limit": 600,
-                }
-                ack = client.call("start", start, timeout=15)
-                stats.add("watch start ok" if (ack or {}).get("ok") else "watch start refused")
-                client.call("seek", {"run": run, "index": None}, timeout=15)
-                stop.wait(1.0)
-                client.call("stop", {"run": run}, timeout=15)
+                client = RawClient(url, "/watch", source, swarm.reader)
+                while not stop.is_set() and client.open:  # a run restarted on one connection
+                    run = f"w{next(runs)}"
+                    ack = client.call("start", start_payload(run, rows=30, cols=30), timeout=15)
+                    stats.add("watch start ok" if (ack or {}).get("ok") else "watch start refused")
+                    client.call("seek", {"run": run, "index": None}, timeout=15)
+                    stop.wait(1.0)
+                    client.call("stop", {"run": run}, timeout=15)
             except Exception:
                 stats.add("errors")
+                stop.wait(0.2)
+            finally:
                 if client is not None:
                     client.close()
-                client = None
-                stop.wait(0.2)
-        if client is not None:
-            client.close()
 
     loops = [
         page(f"/worksheet?puzzle={HARD}"),
@@ -541,47 +442,33 @@ def attack_cpu(url, code, source, stop, stats):
         watch,
         watch,
     ]
-    threads = [threading.Thread(target=loop, args=(0,), daemon=True) for loop in loops]
-    for thread in threads:
-        thread.start()
-    stop.wait()
-    for thread in threads:
-        thread.join(35)
-    reader.stop()
+    swarm.run(loops, join=35)
 
 
 def attack_handshakes(url, code, source, stop, stats, total=10_000, threads=32):
     """Engine.IO long-polling handshakes, never followed up."""
     done = itertools.count()
 
-    def shaker(_i):
-        conn = None
+    def shaker():
         while not stop.is_set():
-            if next(done) >= total:
-                return
+            conn = http_connection(url, source)
             try:
-                if conn is None:
-                    conn = _connect(url, source, timeout=10)
-                conn.request("GET", "/socket.io/?EIO=4&transport=polling")
-                response = conn.getresponse()
-                response.read()
-                stats.add(f"handshake {response.status}")
-                if response.getheader("Connection", "").lower() == "close":
-                    conn.close()
-                    conn = None
+                while not stop.is_set():  # on one connection while the server keeps it
+                    if next(done) >= total:
+                        return
+                    conn.request("GET", "/socket.io/?EIO=4&transport=polling")
+                    response = conn.getresponse()
+                    response.read()
+                    stats.add(f"handshake {response.status}")
+                    if response.getheader("Connection", "").lower() == "close":
+                        break
             except Exception:
                 stats.add("errors")
-                if conn is not None:
-                    conn.close()
-                conn = None
                 stop.wait(0.05)
-        if conn is not None:
-            conn.close()
+            finally:
+                conn.close()
 
-    workers = _run_threads(threads, shaker)
-    stop.wait()
-    for worker in workers:
-        worker.join(15)
+    _until_stopped(stop, [shaker] * threads, join=15)
 
 
 QUIZ_NAMES = ["Bob", "Alice", "李明", "王芳", "张伟", "Emma", "Lucas", "Mia", "陈静", "刘洋"]
@@ -589,13 +476,13 @@ QUIZ_NAMES = ["Bob", "Alice", "李明", "王芳", "张伟", "Emma", "Lucas", "Mi
 
 def attack_quiz_flood(url, code, source, stop, stats, connections=100, total=1000):
     """1,000 ``quiz_enter`` over 100 connections, taking classmates' names first."""
-    reader = Reader()
+    swarm = Swarm(url, source, stop, stats)
     names = iter([*QUIZ_NAMES, *(f"Student {i}" for i in range(1, total + 1))])
     lock = threading.Lock()
 
-    def entrant(_i):
+    def entrant():
         try:
-            member = RawClient(url, "/class", source, reader)
+            member = RawClient(url, "/class", source, swarm.reader)
             member.call("join", {"code": code}, timeout=10)
         except Exception:
             stats.add("connect failed")
@@ -618,11 +505,7 @@ def attack_quiz_flood(url, code, source, stop, stats, connections=100, total=100
         finally:
             member.close()
 
-    threads = _run_threads(connections, entrant)
-    stop.wait()
-    for thread in threads:
-        thread.join(15)
-    reader.stop()
+    swarm.run([entrant] * connections, join=15)
 
 
 @dataclass(frozen=True)
@@ -768,7 +651,7 @@ class Probes:
             follower.close()
 
     def _page(self):
-        return http_get(self.url, "/", self.pages.next(), timeout=5) == 200
+        return get(self.url, "/", self.pages.next(), timeout=5) == 200
 
     def _sampler(self) -> None:
         root = self.server.process
@@ -898,7 +781,7 @@ def _figure(samples: list[Sample], kind: str) -> str:
 
 
 # -- one attack against one server -------------------------------------------------------------
-def start_server(kind: str, directory: Path, attempts: int = 2) -> ServerProcess:
+def start_attacked(kind: str, directory: Path, attempts: int = 2) -> ServerProcess:
     """A fresh server with the usual descriptor limit (``ulimit -n`` 1,024); a second
     try when it does not start in time (a busy machine)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -906,15 +789,13 @@ def start_server(kind: str, directory: Path, attempts: int = 2) -> ServerProcess
     try:
         for attempt in range(attempts):
             try:
-                if kind == "gunicorn":
-                    return start_gunicorn(
-                        directory / f"try-{attempt}",
-                        GUNICORN_THREADS,
-                        app="server.wsgi:app",
-                        options=["--worker-connections", "1000", "--keep-alive", "5"],
-                    )
-                (server,) = start_servers(directory / f"try-{attempt}", 1)
-                return server
+                return start_server(
+                    kind,
+                    directory / f"try-{attempt}",
+                    GUNICORN_THREADS,
+                    app="server.wsgi:app",
+                    options=["--worker-connections", "1000", "--keep-alive", "5"],
+                )
             except RuntimeError:
                 if attempt == attempts - 1:
                     raise
@@ -923,27 +804,13 @@ def start_server(kind: str, directory: Path, attempts: int = 2) -> ServerProcess
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
-def open_room(url: str, source: str | None) -> tuple[str, str]:
-    conn = _connect(url, source)
-    try:
-        conn.request("POST", "/class/new", headers={"Content-Length": "0"})
-        response = conn.getresponse()
-        response.read()
-        if response.status != 303:
-            raise RuntimeError(f"POST /class/new answered {response.status}")
-        path, token = response.getheader("Location").split("#token=")
-    finally:
-        conn.close()
-    return path.split("/")[2], token
-
-
 def other_teacher_admitted(url: str, aliases: bool) -> str:
     """Whether the teacher of a new room, from another address, is admitted to it:
     "yes", or "NO" and why."""
     source = "127.0.4.1" if aliases else None
     reader = Reader()
     try:
-        code, token = open_room(url, source)
+        code, token = open_class_room(url, source)
         member = LeanFollower(url, reader, source=source, timeout=5)
         try:
             ack = member.call("join", {"code": code, "token": token}, timeout=5)
@@ -980,7 +847,7 @@ def run_attack(kind: str, attack: Attack | None, base: Path, seconds: float, ali
     row = Row(name, attack.what if attack else "")
     directory = base / f"{kind}-{attack.number if attack else 0}"
     try:
-        server = start_server(kind, directory)
+        server = start_attacked(kind, directory)
     except Exception as err:
         row.note = f"FAILED: the server did not start ({err})"[:200]
         return row
@@ -991,7 +858,7 @@ def run_attack(kind: str, attack: Attack | None, base: Path, seconds: float, ali
     attacker = None
     ctx = multiprocessing.get_context("spawn")
     try:
-        code, token = open_room(server.url, None)
+        code, token = open_class_room(server.url)
         teacher = Teacher.join(server.url, code, token)
         if not teacher.settings(SIX_BY_SIX).get("ok"):
             raise RuntimeError("the teacher's settings were refused")
@@ -1072,7 +939,7 @@ def run_attack(kind: str, attack: Attack | None, base: Path, seconds: float, ali
         row.recovery = (
             f"> {WATCH_AFTER:.0f} s" if recovered is None else f"{recovered - ended:.1f} s"
         )
-        row.dropped = f"{sum(getattr(f, 'lost', False) for f in followers)}"
+        row.dropped = f"{sum(f.lost for f in followers)}"
         notes = []
         if admitted is not None:
             notes.append(f"another room's teacher admitted: {admitted}")
@@ -1126,7 +993,7 @@ def main() -> int:
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the servers' logs there")
     args = parser.parse_args()
-    aliases = loopback_aliases()
+    aliases = can_bind(ATTACKER)
     if not aliases:
         print("this machine has no 127.0.0.x aliases: every client comes from 127.0.0.1, so")
         print("per-address limits count the class together with the attacker")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import platform
 import sys
 import time
@@ -31,6 +32,27 @@ SUITES = (
     "bench_browser_jump",
     "bench_browser_stack",
 )
+
+
+def row(name: str, median: float, unit: str, goal: str = "", note: str = "") -> dict:
+    """One row of the table."""
+    return {"benchmark": name, "median": median, "unit": unit, "goal": goal, "note": note}
+
+
+def load_average() -> float:
+    """The machine's load over the last minute (NaN where the system has none to say):
+    the machines are shared, and a figure says how busy its one was."""
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+
+
+def shared_machine() -> str:
+    """How many CPUs the figure's processes shared, and how busy they were."""
+    return f"{os.cpu_count()} CPUs shared, load {load_average():.1f}"
+
+
+def listed(values, spec: str) -> str:
+    """Each run's figure, formatted by ``spec``: "1.20, 1.31, 1.25"."""
+    return ", ".join(format(value, spec) for value in values)
 
 
 def format_value(value: float) -> str:

@@ -22,7 +22,6 @@ Standalone: ``python benchmarks/bench_browser_class.py [--repeat N]``.
 from __future__ import annotations
 
 import json
-import os
 import random
 import statistics
 import sys
@@ -33,7 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from benchmarks.bench import load_average
+from tests.support.chromium import launch_options
 
 DEEP = 5_000_000
 GOAL_MS = 500
@@ -119,10 +119,7 @@ def run(repeat: int = 5) -> list[dict]:
                 raise RuntimeError("the demo never reached 5,000,000 events")
             time.sleep(0.1)
         computed = time.monotonic() - began
-        options = {"headless": True, "args": CHROMIUM_ARGS}
-        if Path(CHROMIUM).exists():
-            options["executable_path"] = CHROMIUM
-        browser = pw.chromium.launch(**options)
+        browser = pw.chromium.launch(**launch_options())
         rng = random.Random(5)
         try:
             for attempt in range(repeat + 1):  # the first one warms the caches up
@@ -165,7 +162,7 @@ def run(repeat: int = 5) -> list[dict]:
         finally:
             browser.close()
             teacher.close()
-    load = os.getloadavg()[0]  # the machine is shared: how busy it was
+    load = load_average()
     return [
         {
             "benchmark": "class: late join at a random index of 8x8 (5 M events in), chromium",

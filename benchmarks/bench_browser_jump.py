@@ -15,7 +15,6 @@ Standalone: ``python benchmarks/bench_browser_jump.py [--repeat N]``.
 
 from __future__ import annotations
 
-import os
 import resource
 import statistics
 import sys
@@ -25,8 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench import listed, load_average, shared_machine
 from benchmarks.bench_browser_stream import serve
-from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.chromium import launch_options
 from tests.support.watch import WatchClient, start_payload
 
 QUERY = "rows=8&cols=8&start=0,0&algorithm=seed&speed=10&go=1&lang=en"
@@ -103,16 +103,9 @@ def run(repeat: int = 3) -> list[dict]:
     with serve() as base, sync_playwright() as pw:
         for _ in range(repeat):
             server_times.append(measure_server(base))
-        options = {"headless": True, "args": CHROMIUM_ARGS}
-        if Path(CHROMIUM).exists():
-            options["executable_path"] = CHROMIUM
-        browser = pw.chromium.launch(**options)
-        try:
+        with pw.chromium.launch(**launch_options()) as browser:
             for _ in range(repeat):
                 times.append(measure(browser, base))
-        finally:
-            browser.close()
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     walls = [wall for wall, _ in server_times]
     cpus = [cpu for _, cpu in server_times]
     return [
@@ -121,8 +114,8 @@ def run(repeat: int = 3) -> list[dict]:
             "median": round(statistics.median(cpus), 2),
             "unit": "s",
             "note": (
-                f"seek to snapshot over a socket; CPU {', '.join(f'{t:.2f}' for t in cpus)}; "
-                f"wall {', '.join(f'{t:.2f}' for t in walls)}; load {load:.1f}"
+                f"seek to snapshot over a socket; CPU {listed(cpus, '.2f')}; "
+                f"wall {listed(walls, '.2f')}; load {load_average():.1f}"
             ),
         },
         {
@@ -133,8 +126,8 @@ def run(repeat: int = 3) -> list[dict]:
             "unit": "s",
             "goal": f"<= {GOAL:g}",
             "note": (
-                f"{NODES:,} nodes; runs {', '.join(f'{t:.2f}' for t in times)}; "
-                f"{native.describe()}; {os.cpu_count()} CPUs shared, load {load:.1f}"
+                f"{NODES:,} nodes; runs {listed(times, '.2f')}; {native.describe()}; "
+                f"{shared_machine()}"
             ),
         },
     ]

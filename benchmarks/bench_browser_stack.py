@@ -18,15 +18,15 @@ Goal: p95 of the panel's frame time <= 16 ms (a 60 fps frame). Standalone:
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench import load_average
 from benchmarks.bench_browser_stream import serve
 from server.stream.admission import Limits
-from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.chromium import launch_options
 from tests.support.stats import percentile
 
 GOAL_MS = 16.0
@@ -120,34 +120,30 @@ def run(repeat: int = 3) -> list[dict]:
     from playwright.sync_api import sync_playwright
 
     rows = []
-    with serve() as base, sync_playwright() as pw:
-        options = {"headless": True, "args": CHROMIUM_ARGS}
-        if Path(CHROMIUM).exists():
-            options["executable_path"] = CHROMIUM
-        browser = pw.chromium.launch(**options)
-        try:
-            measure(browser, base, CASES[1][1], 1)  # warm-up
-            for name, query, runs, scroll in CASES:
-                data = measure(browser, base, query, runs, scroll)
-                panel = data["panel"]
-                load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-                rows.append(
-                    {
-                        "benchmark": f"stack panel frame time p95: {name}",
-                        "median": round(percentile(panel, 0.95), 2),
-                        "unit": "ms",
-                        "goal": f"<= {GOAL_MS:g}",
-                        "note": (
-                            f"{len(panel)} frames drawn, median {percentile(panel, 0.50):.2f} ms, "
-                            f"max {max(panel):.2f} ms; whole lane p95 "
-                            f"{percentile(data['lane'], 0.95):.2f} ms; animation frame interval "
-                            f"p95 {percentile(data['frames'], 0.95):.1f} ms; final depth "
-                            f"{data['depth']}; load {load:.1f}"
-                        ),
-                    }
-                )
-        finally:
-            browser.close()
+    with (
+        serve() as base,
+        sync_playwright() as pw,
+        pw.chromium.launch(**launch_options()) as browser,
+    ):
+        measure(browser, base, CASES[1][1], 1)  # warm-up
+        for name, query, runs, scroll in CASES:
+            data = measure(browser, base, query, runs, scroll)
+            panel = data["panel"]
+            rows.append(
+                {
+                    "benchmark": f"stack panel frame time p95: {name}",
+                    "median": round(percentile(panel, 0.95), 2),
+                    "unit": "ms",
+                    "goal": f"<= {GOAL_MS:g}",
+                    "note": (
+                        f"{len(panel)} frames drawn, median {percentile(panel, 0.50):.2f} ms, "
+                        f"max {max(panel):.2f} ms; whole lane p95 "
+                        f"{percentile(data['lane'], 0.95):.2f} ms; animation frame interval "
+                        f"p95 {percentile(data['frames'], 0.95):.1f} ms; final depth "
+                        f"{data['depth']}; load {load_average():.1f}"
+                    ),
+                }
+            )
     return rows
 
 

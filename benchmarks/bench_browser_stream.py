@@ -13,7 +13,6 @@ Standalone: ``python benchmarks/bench_browser_stream.py [--repeat N]``.
 from __future__ import annotations
 
 import logging
-import os
 import statistics
 import sys
 import tempfile
@@ -23,7 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from benchmarks.bench import listed, shared_machine
+from tests.support.chromium import launch_options
 
 QUERY = "rows=6&cols=6&start=0,0&algorithm=seed&speed=max&go=1&lang=en"
 GOAL = 150_000
@@ -75,29 +75,22 @@ def run(repeat: int = 3) -> list[dict]:
 
     rates = []
     events = 0
-    with serve() as base, sync_playwright() as pw:
-        options = {"headless": True, "args": CHROMIUM_ARGS}
-        if Path(CHROMIUM).exists():
-            options["executable_path"] = CHROMIUM
-        browser = pw.chromium.launch(**options)
-        try:
-            measure(browser, base)  # warm-up: imports, neighbour tables, JIT
-            for _ in range(repeat):
-                events, seconds = measure(browser, base)
-                rates.append(events / seconds)
-        finally:
-            browser.close()
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    with (
+        serve() as base,
+        sync_playwright() as pw,
+        pw.chromium.launch(**launch_options()) as browser,
+    ):
+        measure(browser, base)  # warm-up: imports, neighbour tables, JIT
+        for _ in range(repeat):
+            events, seconds = measure(browser, base)
+            rates.append(events / seconds)
     return [
         {
             "benchmark": "watch page: events drawn per second (6x6 seed, full speed)",
             "median": round(statistics.median(rates)),
             "unit": "events/s",
             "goal": f">= {GOAL:,}",
-            "note": (
-                f"{events:,} events per run; runs {', '.join(f'{r:,.0f}' for r in rates)}; "
-                f"server and chromium share {os.cpu_count()} CPUs, load {load:.1f}"
-            ),
+            "note": f"{events:,} events per run; runs {listed(rates, ',.0f')}; {shared_machine()}",
         }
     ]
 

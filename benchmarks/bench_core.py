@@ -24,16 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench import row
 from server.engine.board import Board
 from server.engine.search import search_events, solve
 from server.stream.encode import encode_batch
 
 REFERENCE = Path(__file__).resolve().parent / "c" / "seed_reference.c"
 BATCH = 1000  # events per batch, as a /watch run sends them (Limits in server/stream/admission.py)
-
-
-def _row(name: str, median: float, unit: str, goal: str = "", note: str = "") -> dict:
-    return {"benchmark": name, "median": median, "unit": unit, "goal": goal, "note": note}
 
 
 def _compile(folder: Path) -> Path | None:
@@ -75,14 +72,15 @@ def _encode_rate(board: Board, start: int) -> tuple[int, float]:
     return total, time.process_time() - began
 
 
-def run(repeat: int = 5) -> list[dict]:
+def _against_reference(repeat: int) -> list[dict]:
+    """The core's CPU seconds and the reference's on 6x6 and 8x8 from a corner, and their
+    ratio (a row that says so when there is no C compiler)."""
     rows: list[dict] = []
-    six, eight = Board(6, 6), Board(8, 8)
     with tempfile.TemporaryDirectory() as folder:
         program = _compile(Path(folder))
         if program is None:
-            return [*rows, _row("core vs C reference", 0, "skipped", "", "no C compiler")]
-        for board, times in ((six, repeat), (eight, min(repeat, 3))):
+            return [row("core vs C reference", 0, "skipped", "", "no C compiler")]
+        for board, times in ((Board(6, 6), repeat), (Board(8, 8), min(repeat, 3))):
             ref = [_reference(program, board, 0) for _ in range(times)]
             ours = [_solve_cpu(board, 0) for _ in range(times)]
             if ref[0][:2] != ours[0][:2]:
@@ -92,7 +90,7 @@ def run(repeat: int = 5) -> list[dict]:
             ref_s = statistics.median(r[2] for r in ref)
             ours_s = statistics.median(r[2] for r in ours)
             rows.append(
-                _row(
+                row(
                     f"seed {board.dims} corner: C reference",
                     ref_s,
                     "s",
@@ -100,9 +98,9 @@ def run(repeat: int = 5) -> list[dict]:
                     f"gcc -O2, {ref[0][0]:,} nodes, {ref[0][0] / ref_s / 1e6:.0f} M nodes/s",
                 )
             )
-            rows.append(_row(f"seed {board.dims} corner: solve()", ours_s, "s", "", "CPU time"))
+            rows.append(row(f"seed {board.dims} corner: solve()", ours_s, "s", "", "CPU time"))
             rows.append(
-                _row(
+                row(
                     f"seed {board.dims} corner: solve() / C reference",
                     ours_s / ref_s,
                     "x time",
@@ -110,20 +108,26 @@ def run(repeat: int = 5) -> list[dict]:
                     "same run, same counts",
                 )
             )
-    encoded = [_encode_rate(six, 0) for _ in range(repeat)]
-    count = encoded[0][0]
-    rows.append(
-        _row(
-            "events encoded into batches, 6x6 plain",
-            count / statistics.median(s for _, s in encoded),
-            "events/s",
-            ">= 20 M",
-            f"{count:,} events in batches of {BATCH}",
-        )
-    )
     return rows
 
 
+def _encoding(repeat: int) -> dict:
+    """The row of 6x6 plain's event stream encoded into batches, events per CPU second."""
+    encoded = [_encode_rate(Board(6, 6), 0) for _ in range(repeat)]
+    count = encoded[0][0]
+    return row(
+        "events encoded into batches, 6x6 plain",
+        count / statistics.median(s for _, s in encoded),
+        "events/s",
+        ">= 20 M",
+        f"{count:,} events in batches of {BATCH}",
+    )
+
+
+def run(repeat: int = 5) -> list[dict]:
+    return [*_against_reference(repeat), _encoding(repeat)]
+
+
 if __name__ == "__main__":
-    for row in run():
-        print(f"{row['benchmark']:<46} {row['median']:>14,.4f} {row['unit']:<9} {row['goal']}")
+    for line in run():
+        print(f"{line['benchmark']:<46} {line['median']:>14,.4f} {line['unit']:<9} {line['goal']}")

@@ -16,12 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench import row
 from server.engine.board import Board
 from server.engine.search import PRUNINGS, SearchResult, search_events, solve
-
-
-def _row(name: str, median: float, unit: str, goal: str = "", note: str = "") -> dict:
-    return {"benchmark": name, "median": median, "unit": unit, "goal": goal, "note": note}
 
 
 def _consume(board: Board, start: int, **kw) -> tuple[int, float, object]:
@@ -51,7 +48,7 @@ def run(repeat: int = 5) -> list[dict]:
     nodes = fast[0].nodes
     fast_s = statistics.median(r.seconds for r in fast)
     rows.append(
-        _row(
+        row(
             "search: seed fast path",
             nodes / fast_s,
             "nodes/s",
@@ -63,7 +60,7 @@ def run(repeat: int = 5) -> list[dict]:
     events = streams[0][0]
     stream_s = statistics.median(s for _, s, _ in streams)
     rows.append(
-        _row(
+        row(
             "search: event stream",
             events / stream_s,
             "events/s",
@@ -72,7 +69,7 @@ def run(repeat: int = 5) -> list[dict]:
         )
     )
     rows.append(
-        _row(
+        row(
             "search: event stream / fast path",
             stream_s / fast_s,
             "x time",
@@ -80,11 +77,11 @@ def run(repeat: int = 5) -> list[dict]:
             "what watching the search costs over solving it",
         )
     )
-    rows.append(_row("search: seed 6x6 corner", nodes, "nodes", "", "lesson: about 177 k"))
-    rows.append(_row("search: seed 6x6 corner", fast_s, "s", "", "fast path"))
+    rows.append(row("search: seed 6x6 corner", nodes, "nodes", "", "lesson: about 177 k"))
+    rows.append(row("search: seed 6x6 corner", fast_s, "s", "", "fast path"))
     pruned = [_solve(six, 0, pruning=PRUNINGS) for _ in range(repeat)]
     rows.append(
-        _row(
+        row(
             "search: seed 6x6 corner, all pruning",
             pruned[0].nodes,
             "nodes",
@@ -104,7 +101,7 @@ def run(repeat: int = 5) -> list[dict]:
             failures += result.status != "found"
         totals.append(time.process_time() - began)
     rows.append(
-        _row(
+        row(
             "search: Warnsdorff open 8x8, all 64 starts",
             statistics.median(totals),
             "s",
@@ -117,7 +114,7 @@ def run(repeat: int = 5) -> list[dict]:
     for board, lesson in ((six, "about 1.4 k"), (eight, "about 64")):
         runs = [_solve(board, 0, closed=True, ordering="warnsdorff") for _ in range(repeat)]
         rows.append(
-            _row(
+            row(
                 f"search: closed Warnsdorff {board.dims} corner",
                 runs[0].nodes,
                 "nodes",
@@ -133,7 +130,7 @@ def run(repeat: int = 5) -> list[dict]:
     proof = [_consume(five, 1, **kw) for _ in range(repeat)]
     count, _, final = proof[0]
     rows.append(
-        _row(
+        row(
             "search: Warnsdorff stream, dead-ends",
             count / statistics.median(s for _, s, _ in proof),
             "events/s",
@@ -143,7 +140,7 @@ def run(repeat: int = 5) -> list[dict]:
     )
     plain = [_solve(five, 1) for _ in range(repeat)]
     rows.append(
-        _row(
+        row(
             "search: seed 5x5 proof of no tour",
             plain[0].nodes,
             "nodes",
@@ -155,8 +152,8 @@ def run(repeat: int = 5) -> list[dict]:
 
 
 if __name__ == "__main__":
-    for row in run():
+    for line in run():
         print(
-            f"{row['benchmark']:<44} {row['median']:>14,.3f} {row['unit']:<9} "
-            f"{row['goal']:<8} {row['note']}"
+            f"{line['benchmark']:<44} {line['median']:>14,.3f} {line['unit']:<9} "
+            f"{line['goal']:<8} {line['note']}"
         )

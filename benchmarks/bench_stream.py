@@ -27,13 +27,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import socketio  # noqa: E402
+import socketio
 
-from server.stream.encode import count_events  # noqa: E402
-from tests.support.watch import (  # noqa: E402
+from server.stream.encode import count_events
+from tests.support.watch import (
     NAMESPACE,
     RUN_EVENTS,
     WINDOW,

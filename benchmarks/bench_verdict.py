@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench import row
 from server.app import create_app
 from tests.support.shapes import SAMPLE_SIZE, random_puzzles
 from tests.support.stats import percentile
@@ -64,51 +65,26 @@ def run(repeat: int = 1, size: int = SAMPLE_SIZE) -> list[dict]:
     mix = ", ".join(f"{k} {v}" for k, v in sorted(passes[0]["answers"].items()))
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     label = f"editor verdict, {size} random shapes up to 12x12"
-    median = statistics.median
-    return [
-        {
-            "benchmark": f"{label} p50",
-            "median": median(p["p50"] for p in passes),
-            "unit": "ms",
-            "goal": "",
-            "note": f"POST /api/verdict, {budget:g} s budget; {mix}",
-        },
-        {
-            "benchmark": f"{label} p95",
-            "median": median(p["p95"] for p in passes),
-            "unit": "ms",
-            "goal": "<= 200",
-            "note": f"median column holds the 95th percentile; load average {load}",
-        },
-        {
-            "benchmark": f"{label} p95 CPU",
-            "median": median(p["cpu p95"] for p in passes),
-            "unit": "ms",
-            "goal": "",
-            "note": "process CPU time: steadier than wall time on a shared machine",
-        },
-        {
-            "benchmark": f"{label} p95 of those searched",
-            "median": median(p["searched p95"] for p in passes),
-            "unit": "ms",
-            "goal": "",
-            "note": f"the {passes[0]['searched']} shapes no named obstacle rules out",
-        },
-        {
-            "benchmark": f"{label} slowest",
-            "median": median(p["max"] for p in passes),
-            "unit": "ms",
-            "goal": "",
-            "note": "the slowest single answer",
-        },
-        {
-            "benchmark": f"{label} unknown",
-            "median": max(p["unknown"] for p in passes),
-            "unit": "answers",
-            "goal": "0",
-            "note": "most over the passes (`tour` null: out of time)",
-        },
+    searched = passes[0]["searched"]
+    times = [  # (row, key of measure()'s, goal, note): milliseconds, medians over the passes
+        ("p50", "p50", "", f"POST /api/verdict, {budget:g} s budget; {mix}"),
+        ("p95", "p95", "<= 200", f"median column holds the 95th percentile; load average {load}"),
+        ("p95 CPU", "cpu p95", "", "process CPU time: steadier than wall time on a shared machine"),
+        (
+            "p95 of those searched",
+            "searched p95",
+            "",
+            f"the {searched} shapes no named obstacle rules out",
+        ),
+        ("slowest", "max", "", "the slowest single answer"),
     ]
+    rows = [
+        row(f"{label} {name}", statistics.median(p[key] for p in passes), "ms", goal, note)
+        for name, key, goal, note in times
+    ]
+    unknown = max(p["unknown"] for p in passes)
+    note = "most over the passes (`tour` null: out of time)"
+    return [*rows, row(f"{label} unknown", unknown, "answers", "0", note)]
 
 
 if __name__ == "__main__":

@@ -45,11 +45,10 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.report import replace_table  # noqa: E402
-from tests.support.follower import (  # noqa: E402
+from benchmarks.report import replace_table
+from tests.support.follower import (
     EIGHT_BY_EIGHT,
     SIX_BY_SIX,
     Follower,
@@ -57,13 +56,13 @@ from tests.support.follower import (  # noqa: E402
     Reader,
     Teacher,
 )
-from tests.support.servers import (  # noqa: E402
+from tests.support.servers import (
     open_class_room,
     redis_binary,
     start_redis,
     start_servers,
 )
-from tests.support.stats import percentile  # noqa: E402
+from tests.support.stats import percentile
 
 SIX, EIGHT = SIX_BY_SIX, EIGHT_BY_EIGHT
 

@@ -16,9 +16,9 @@ clients' process, separate from the server's):
   (sampled every 0.2 s, the tree summed); the clients' process's CPU seconds beside
   them, since on a small machine the clients compete with the server for the cores.
 
-Servers: ``knights-tour serve`` (tests/support/servers.py ``start_servers``: the console
+Servers (tests/support/servers.py ``start_server``): ``knights-tour serve`` (the console
 script, werkzeug's threaded server from server/http_server.py) and ``gunicorn -w 1
---threads N 'server.app:create_app()'`` as docs/deploy.md runs it (``start_gunicorn``).
+--threads N 'server.app:create_app()'`` as docs/deploy.md runs it.
 Each server is measured ``--repeat`` times, alternating; the table holds medians.
 
 The class-room protocol lives in :class:`ClassScenario` only (open a room, the
@@ -46,21 +46,16 @@ import time
 from pathlib import Path
 from typing import ClassVar
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import psutil  # noqa: E402
-import socketio  # noqa: E402
+import psutil
+import socketio
 
-from benchmarks.bench_stream import LeanClient  # noqa: E402
-from tests.support.servers import (  # noqa: E402
-    ServerProcess,
-    open_class_room,
-    start_gunicorn,
-    start_servers,
-)
-from tests.support.stats import percentile  # noqa: E402
-from tests.support.waiting import wait_until  # noqa: E402
+from benchmarks.bench_stream import LeanClient
+from tests.support.follower import EIGHT_BY_EIGHT
+from tests.support.servers import ServerProcess, open_class_room, start_server
+from tests.support.stats import percentile
+from tests.support.waiting import wait_until
 
 NAMESPACE = "/class"
 STEP_GAP = 0.1  # seconds between the teacher's steps (someone clicking fast)
@@ -72,14 +67,7 @@ STEP_GAP = 0.1  # seconds between the teacher's steps (someone clicking fast)
 class ClassScenario:
     """A room, its teacher and what one demo step is (docs/protocol.md, /class)."""
 
-    DEMO: ClassVar[dict] = {  # 8x8 plain backtracking from a corner: every step is a real one
-        "rows": 8,
-        "cols": 8,
-        "start": [0, 0],
-        "algorithm": "seed",
-        "closed": False,
-        "pruning": False,
-    }
+    DEMO: ClassVar[dict] = EIGHT_BY_EIGHT  # plain backtracking: every step is a real one
     STUDENT_EVENT = "state"  # what a student receives on every step
 
     def __init__(self, url: str):
@@ -346,13 +334,6 @@ def measure(server: ServerProcess, students: int, steps: int, transports, lean=F
     }
 
 
-def start(kind: str, directory: Path, threads: int) -> ServerProcess:
-    if kind == "gunicorn":
-        return start_gunicorn(directory, threads)
-    (server,) = start_servers(directory, 1)
-    return server
-
-
 FIELDS = (  # (key, heading, format)
     ("connected_s", "all connected (s)", "{:.2f}"),
     ("connect_p50", "connect p50 (ms)", "{:.0f}"),
@@ -389,7 +370,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for round_ in range(args.repeat):
             for kind in kinds:
-                server = start(kind, Path(tmp) / f"{kind}-{round_}", args.threads)
+                server = start_server(kind, Path(tmp) / f"{kind}-{round_}", args.threads)
                 try:
                     result = measure(server, args.students, args.steps, transports, args.lean)
                 finally:

@@ -17,7 +17,6 @@ addresses (127.0.0.x: Linux routes all of 127/8 here; skipped where it cannot):
 from __future__ import annotations
 
 import contextlib
-import http.client
 import resource
 import socket
 import threading
@@ -30,19 +29,11 @@ from flask import Flask, request
 from server import http_server
 from server.limits import connections
 from server.limits.connections import Admission, connection_cap, raise_fd_limit
-from tests.support.servers import start_gunicorn, start_servers
+from tests.support.loopback import can_bind, connect, get
+from tests.support.servers import start_server
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(120)
-
-
-def can_bind(address: str) -> bool:
-    try:
-        with socket.socket() as sock:
-            sock.bind((address, 0))
-        return True
-    except OSError:
-        return False
 
 
 needs_aliases = pytest.mark.skipif(
@@ -67,14 +58,14 @@ def small_app(**config) -> Flask:
 
 @pytest.fixture
 def serve():
-    """serve(app) -> the port of a ``make_server`` server for ``app``, in a thread."""
+    """serve(app) -> the URL of a ``make_server`` server for ``app``, in a thread."""
     started = []
 
-    def start(app) -> int:
+    def start(app) -> str:
         server = http_server.make_server("127.0.0.1", 0, app)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         started.append(server)
-        return server.port
+        return f"http://127.0.0.1:{server.port}"
 
     yield start
     for server in started:
@@ -87,12 +78,6 @@ def quick(monkeypatch):
     """Half a second for a request's head and for its body."""
     monkeypatch.setattr(connections, "HEAD_TIMEOUT", 0.5)
     monkeypatch.setattr(connections, "BODY_TIMEOUT", 0.5)
-
-
-def connect(port: int, source: str = "127.0.0.1") -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    return sock
 
 
 def hung_up(sock: socket.socket, within: float = 10.0, trickle: bytes = b"") -> bytes | None:
@@ -116,36 +101,25 @@ def hung_up(sock: socket.socket, within: float = 10.0, trickle: bytes = b"") -> 
     return None
 
 
-def get(port: int, path: str = "/", source: str = "127.0.0.1") -> int:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
-    try:
-        conn.request("GET", path)
-        response = conn.getresponse()
-        response.read()
-        return response.status
-    finally:
-        conn.close()
-
-
 # -- time limits ----------------------------------------------------------------------------
 def test_a_half_sent_request_is_dropped_after_its_time_limit(serve, quick):
-    port = serve(small_app())
-    with connect(port) as sock:
+    url = serve(small_app())
+    with connect(url) as sock:
         sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
         assert hung_up(sock) == b""  # closed, nothing answered
 
 
 def test_a_request_trickled_a_byte_at_a_time_is_dropped_all_the_same(serve, quick):
     """The limit is on the whole head, not on each read."""
-    port = serve(small_app())
-    with connect(port) as sock:
+    url = serve(small_app())
+    with connect(url) as sock:
         sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
         assert hung_up(sock, trickle=b"a") == b""
 
 
 def test_a_half_sent_body_is_dropped_after_its_time_limit(serve, quick):
-    port = serve(small_app())
-    with connect(port) as sock:
+    url = serve(small_app())
+    with connect(url) as sock:
         sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123456789")
         answer = hung_up(sock)
     assert answer is not None  # closed
@@ -153,8 +127,8 @@ def test_a_half_sent_body_is_dropped_after_its_time_limit(serve, quick):
 
 
 def test_the_next_request_on_a_kept_alive_connection_has_the_same_limit(serve, quick):
-    port = serve(small_app())
-    with connect(port) as sock:
+    url = serve(small_app())
+    with connect(url) as sock:
         sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         first = b""
         while not first.endswith(b"home"):  # the whole response (4 bytes of body)
@@ -165,19 +139,19 @@ def test_the_next_request_on_a_kept_alive_connection_has_the_same_limit(serve, q
 
 
 def test_a_whole_request_is_answered_within_the_limits(serve, quick):
-    port = serve(small_app())
-    with connect(port) as sock:
+    url = serve(small_app())
+    with connect(url) as sock:
         sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
         answer = hung_up(sock)
     assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"hello")
 
 
 # -- connection caps ------------------------------------------------------------------------
-def held_open(port: int, source: str, count: int) -> list[socket.socket]:
+def held_open(url: str, source: str, count: int) -> list[socket.socket]:
     """``count`` connections from ``source``, each with a request half sent."""
     socks = []
     for _ in range(count):
-        sock = connect(port, source)
+        sock = connect(url, source)
         sock.sendall(b"GET / HTTP/1.1\r\n")
         socks.append(sock)
     return socks
@@ -190,36 +164,36 @@ def refused(sock: socket.socket) -> bool:
 
 @needs_aliases
 def test_connections_beyond_the_per_address_cap_are_refused_while_another_is_served(serve):
-    port = serve(small_app(MAX_CONNECTIONS_PER_ADDRESS=3))
-    held = held_open(port, "127.0.0.2", 3)
+    url = serve(small_app(MAX_CONNECTIONS_PER_ADDRESS=3))
+    held = held_open(url, "127.0.0.2", 3)
     try:
-        with connect(port, "127.0.0.2") as extra:
+        with connect(url, "127.0.0.2") as extra:
             extra.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
             answer = hung_up(extra)
         assert answer is not None and answer.startswith(b"HTTP/1.1 503"), answer
         assert b"Retry-After: 5" in answer and b"Server:" not in answer
         assert "连接太多".encode() in answer and b"Too many connections" in answer
-        assert get(port, source="127.0.0.3") == 200  # another phone
-        local = held_open(port, "127.0.0.1", 5)  # this machine: no per-address cap
-        assert get(port, source="127.0.0.1") == 200
+        assert get(url, source="127.0.0.3") == 200  # another phone
+        local = held_open(url, "127.0.0.1", 5)  # this machine: no per-address cap
+        assert get(url, source="127.0.0.1") == 200
         for sock in local:
             sock.close()
     finally:
         for sock in held:
             sock.close()
-    assert wait_until(lambda: get(port, source="127.0.0.2") == 200)  # its places freed
+    assert wait_until(lambda: get(url, source="127.0.0.2") == 200)  # its places freed
 
 
 def test_connections_beyond_the_total_cap_are_refused(serve):
-    port = serve(small_app(MAX_CONNECTIONS=4))
-    held = held_open(port, "127.0.0.1", 4)
+    url = serve(small_app(MAX_CONNECTIONS=4))
+    held = held_open(url, "127.0.0.1", 4)
     try:
-        with connect(port) as extra:
+        with connect(url) as extra:
             assert refused(extra)
     finally:
         for sock in held:
             sock.close()
-    assert wait_until(lambda: get(port) == 200)
+    assert wait_until(lambda: get(url) == 200)
 
 
 def test_behind_a_proxy_the_per_address_cap_is_the_proxys():
@@ -233,10 +207,10 @@ def test_behind_a_proxy_the_per_address_cap_is_the_proxys():
 
 @needs_aliases
 def test_threads_stay_bounded_under_many_idle_connections(serve):
-    port = serve(small_app(MAX_CONNECTIONS_PER_ADDRESS=10))
+    url = serve(small_app(MAX_CONNECTIONS_PER_ADDRESS=10))
     process = psutil.Process()
     before = process.num_threads()
-    held = held_open(port, "127.0.0.2", 200)
+    held = held_open(url, "127.0.0.2", 200)
     try:
         assert sum(refused(sock) for sock in held[10:]) == 190
         assert process.num_threads() <= before + 10
@@ -281,10 +255,7 @@ def test_the_server_raises_its_open_files_limit_and_says_so(tmp_path, kind):
         pytest.skip("the hard limit leaves nothing to raise")
     resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))  # the child starts with it
     try:
-        if kind == "serve":
-            (server,) = start_servers(tmp_path, 1)
-        else:
-            server = start_gunicorn(tmp_path, threads=4, app="server.wsgi:app")
+        server = start_server(kind, tmp_path, threads=4, app="server.wsgi:app")
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     try:

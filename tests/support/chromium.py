@@ -1,10 +1,11 @@
-"""How the browser tests and the browser benchmark launch chromium.
+"""How the browser tests and the browser benchmarks launch chromium.
 
 Debian's chromium (installed by ``make browser``) when present; the flags keep it off a
 closed network and inside a small container.
 """
 
 import os
+from pathlib import Path
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -17,3 +18,12 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
+
+
+def launch_options() -> dict:
+    """Playwright's ``chromium.launch`` options: headless, these flags, and Debian's
+    chromium when present (else Playwright's own build)."""
+    options = {"headless": True, "args": CHROMIUM_ARGS}
+    if Path(CHROMIUM).exists():
+        options["executable_path"] = CHROMIUM
+    return options

@@ -12,42 +12,32 @@ Used by tests/web/test_class_socket.py, tests/scale/ and benchmarks/loadtest.py.
 from __future__ import annotations
 
 import contextlib
-import json
-import selectors
-import socket
 import threading
 import time
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 import socketio
 
+from server.classroom.clock import lesson_settings
 from server.engine.board import Board
 from server.engine.walker import Walker
+from server.lesson.chapters import CHAPTERS
+
+from .lean_socket import LeanSocket, Reader
 
 NAMESPACE = "/class"
 
+
+def lesson_demo(chapter_id: str) -> dict:
+    """A chapter's demo of the guided lesson (server/lesson/chapters.json) as the teacher's
+    ``settings`` sends it and a room stores it."""
+    return lesson_settings(next(c for c in CHAPTERS if c["id"] == chapter_id))
+
+
 # The lesson's demos: the plain search in the articles' order from the top-left corner.
-SIX_BY_SIX = {
-    "rows": 6,
-    "cols": 6,
-    "start": [0, 0],
-    "algorithm": "seed",
-    "closed": False,
-    "pruning": False,
-}
-EIGHT_BY_EIGHT = {**SIX_BY_SIX, "rows": 8, "cols": 8}
+SIX_BY_SIX = lesson_demo("explode6")
+EIGHT_BY_EIGHT = lesson_demo("explode8")
 SIX_BY_SIX_EVENTS = 354_060  # to its first tour: 177,048 nodes and 177,012 backtracks
-
-
-QUIZ_EVENTS = (
-    "quiz_question",
-    "quiz_tally",
-    "quiz_reveal",
-    "quiz_why",
-    "quiz_scores",
-    "quiz_removed",
-)
 
 
 class Gap(Exception):
@@ -192,20 +182,12 @@ class Following:
         self.snapshots = 0
 
     HANDLED = ("state", "feed", "snapshot")
-    RECORDED = (
-        "presence",
-        "puzzle",
-        "attempts_cleared",
-        "leaderboard",
-        "error",
-        "ended",
-        *QUIZ_EVENTS,
-    )
 
     def _on_event(self, name: str, data) -> None:
+        """Any event of the room: kept (``got``); the demo's also followed."""
         if name in self.HANDLED:
             getattr(self, f"_on_{name}")(data)
-        elif name in self.RECORDED:
+        else:
             self._record(name, data)
 
     # -- input ---------------------------------------------------------------------------------
@@ -333,8 +315,7 @@ class Follower(Following):
     ) -> None:
         super().__init__()
         self.sio = socketio.Client(reconnection=False)
-        for name in (*self.HANDLED, *self.RECORDED):
-            self.sio.on(name, lambda data, name=name: self._on_event(name, data), NAMESPACE)
+        self.sio.on("*", lambda name, data=None: self._on_event(name, data), NAMESPACE)
         self.sio.connect(
             f"{url}?lang={lang}",
             headers=headers or {},
@@ -351,47 +332,10 @@ class Follower(Following):
             self.sio.disconnect()
 
 
-def open_websocket(
-    url: str,
-    query: str = "",
-    *,
-    source: str | None = None,
-    timeout: float = 30,
-    headers: dict[str, str] | None = None,
-):
-    """An Engine.IO websocket to ``url`` (websocket-client), from the local address
-    ``source`` when given (any 127.x.y.z on Linux: a test's "other phone"), with extra
-    request ``headers`` (X-Forwarded-For behind a trusted proxy)."""
-    import websocket  # websocket-client, python-socketio's websocket transport
-
-    target = url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket"
-    options = {}
-    if source is not None:
-        parts = urlsplit(url)
-        sock = socket.create_connection(
-            (parts.hostname, parts.port), timeout=timeout, source_address=(source, 0)
-        )
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        options["socket"] = sock
-    try:
-        return websocket.create_connection(
-            target + (f"&{query}" if query else ""),
-            timeout=timeout,
-            skip_utf8_validation=True,
-            header=[f"{name}: {value}" for name, value in (headers or {}).items()],
-            **options,
-        )
-    except BaseException:
-        if "socket" in options:
-            options["socket"].close()
-        raise
-
-
 class LeanFollower(Following):
-    """One member on a bare websocket (Engine.IO 4 / Socket.IO 5 text packets), read by a
+    """One member on a bare websocket (tests/support/lean_socket.py), read by a
     :class:`Reader` with many others: a student of the load test costs its client process
-    little, so the figures are the server's, not the test clients' (python-socketio's
-    client starts a thread for every message it gets)."""
+    little, so the figures are the server's, not the test clients'."""
 
     def __init__(
         self,
@@ -404,96 +348,27 @@ class LeanFollower(Following):
         headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__()
-        self.ws = open_websocket(
-            url, f"lang={lang}", source=source, timeout=timeout, headers=headers
+        self.socket = LeanSocket(
+            url,
+            NAMESPACE,
+            reader,
+            self._on_event,
+            lang=lang,
+            source=source,
+            timeout=timeout,
+            headers=headers,
         )
-        self.reader = reader
-        self.lost = False  # the server closed it (set by the reader)
-        self.prefix = f"{NAMESPACE},"
-        try:
-            if not self.ws.recv().startswith("0{"):
-                raise RuntimeError("no Engine.IO open packet")
-            self.ws.send(f"40{self.prefix}")
-            if not self.ws.recv().startswith(f"40{self.prefix}"):
-                raise RuntimeError("the namespace refused the connection")
-        except BaseException:
-            self.ws.close()
-            raise
-        self.send_lock = threading.Lock()
-        self.waiting: dict[int, list] = {}  # ack id -> [event, answer]
-        self.next_id = 0
-        reader.add(self)
 
-    def frame(self, text: str) -> None:
-        """One frame from the server (the reader's thread)."""
-        if text == "2":  # the server's ping
-            with self.send_lock:
-                self.ws.send("3")
-            return
-        if not text.startswith("4") or not text[2:].startswith(self.prefix):
-            return
-        kind, body = text[1], text[2 + len(self.prefix) :]
-        digits = len(body) - len(body.lstrip("0123456789"))
-        data = json.loads(body[digits:])
-        if kind == "2":
-            self._on_event(data[0], data[1] if len(data) > 1 else None)
-        elif kind == "3":
-            waiter = self.waiting.pop(int(body[:digits]), None)
-            if waiter is not None:
-                waiter[1] = data[0]
-                waiter[0].set()
+    @property
+    def lost(self) -> bool:
+        """Whether the server closed it."""
+        return self.socket.lost
 
     def call(self, event: str, payload=None, timeout: float = 10):
-        waiter = [threading.Event(), None]
-        with self.send_lock:
-            ack_id, self.next_id = self.next_id, self.next_id + 1
-            self.waiting[ack_id] = waiter
-            self.ws.send(f"42{self.prefix}{ack_id}" + json.dumps([event, payload]))
-        if not waiter[0].wait(timeout):
-            raise TimeoutError(f"no answer to {event}")
-        return waiter[1]
+        return self.socket.call(event, payload, timeout)
 
     def close(self) -> None:
-        self.reader.remove(self)
-        with contextlib.suppress(Exception):
-            self.ws.close()
-
-
-class Reader:
-    """One thread that reads the frames of many :class:`LeanFollower` s as they arrive."""
-
-    def __init__(self) -> None:
-        self.selector = selectors.DefaultSelector()
-        self.lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, daemon=True)
-        self._thread.start()
-
-    def add(self, follower: LeanFollower) -> None:
-        with self.lock:
-            self.selector.register(follower.ws.sock, selectors.EVENT_READ, follower)
-
-    def remove(self, follower: LeanFollower) -> None:
-        """Stop reading ``follower`` (before closing it: its descriptor may be reused)."""
-        with self.lock, contextlib.suppress(KeyError, ValueError):
-            self.selector.unregister(follower.ws.sock)
-
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            with self.lock:
-                ready = self.selector.select(0.05)
-            for key, _ in ready:
-                follower = key.data
-                try:
-                    follower.frame(follower.ws.recv())
-                except Exception:  # closed: leave it
-                    with self.lock, contextlib.suppress(KeyError, ValueError):
-                        self.selector.unregister(key.fileobj)
-                    follower.lost = True
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(5)
+        self.socket.close()
 
 
 class Teacher:

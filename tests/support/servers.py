@@ -6,7 +6,8 @@
   the console script, a message queue when given, one SQLite ``DATABASE_URL`` and one
   ``SECRET_KEY`` shared by all of them, each process's stderr kept in a file so a test
   can look for tracebacks;
-* :func:`start_gunicorn` runs the app under gunicorn as docs/deploy.md deploys it.
+* :func:`start_gunicorn` runs the app under gunicorn as docs/deploy.md deploys it;
+* :func:`start_server` runs one of either kind.
 
 Teardown is SIGTERM (``serve`` stops its server and prints "stopped"), then SIGKILL
 after a grace period; nothing is left running whatever the test did.
@@ -29,9 +30,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import psutil
+
+from .loopback import http_connection
 
 ROOT = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(r"listening on (http://\S+)")
@@ -366,10 +368,19 @@ def start_gunicorn(
     raise RuntimeError(f"gunicorn did not start: {stderr_path.read_text(errors='replace')[-2000:]}")
 
 
-def open_class_room(url: str) -> tuple[str, str]:
-    """``POST /class/new`` without following the redirect: (code, teacher token)."""
-    parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+def start_server(kind: str, directory: Path, threads: int = 4, **gunicorn) -> ServerProcess:
+    """One server process as deployed: ``kind`` "gunicorn" is :func:`start_gunicorn` with
+    ``threads`` and its keyword options ``gunicorn``; any other, ``knights-tour serve``."""
+    if kind == "gunicorn":
+        return start_gunicorn(directory, threads, **gunicorn)
+    (server,) = start_servers(directory, 1)
+    return server
+
+
+def open_class_room(url: str, source: str | None = None) -> tuple[str, str]:
+    """``POST /class/new`` (from the loopback address ``source``) without following the
+    redirect: (code, teacher token)."""
+    conn = http_connection(url, source)
     try:
         conn.request("POST", "/class/new", headers={"Content-Length": "0"})
         response = conn.getresponse()
