@@ -95,7 +95,8 @@ ERRORS = {
     "full": "`join`: no seat (the process's `CLASS_MAX_MEMBERS` students, the client"
     " address's `CLASS_ADDRESS_SEATS`, the room's `CLASS_ROOM_SEATS`, the address's"
     " `CLASS_ADDRESS_ROOM_SEATS` in the room; a teacher: the room's own"
-    " `CLASS_TEACHER_PAGES`); a new name: the room's `CLASS_QUIZ_STUDENTS`; `solve`: the"
+    " `CLASS_TEACHER_PAGES`); a new name: the room's `CLASS_QUIZ_STUDENTS`, the address's"
+    " `CLASS_ADDRESS_ROOM_NAMES` in the room; `solve`: the"
     " student's 5 attempts at the puzzle (until the teacher clears them). The message says"
     " which",
     "unknown-entry": "`solved` for a game that is no attempt at the current puzzle in this room",

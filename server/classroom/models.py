@@ -24,7 +24,17 @@ must keep their clocks in step (NTP), since the search's lease is timed by them.
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint, false
+from sqlalchemy import (
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..db import db
@@ -129,6 +139,7 @@ class QuizStudent(db.Model):
     __table_args__ = (
         UniqueConstraint("code", "name_key", name="uq_class_quiz_students_name"),
         UniqueConstraint("code", "player", name="uq_class_quiz_students_player"),
+        Index("ix_class_quiz_students_address", "code", "address"),
     )
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)  # public, random
@@ -141,6 +152,8 @@ class QuizStudent(db.Model):
     joined_at: Mapped[float] = mapped_column(Float)
     # the ``kt_player`` cookie of the browser that entered (NULL: it had none)
     player: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # the client address that entered the name (NULL: entered before it was kept)
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # attempts at the room's puzzle number ``attempts_seq`` (another puzzle: none yet)
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     attempts_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")

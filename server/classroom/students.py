@@ -60,6 +60,8 @@ def enter(
     player: str | None = None,
     entered: str | None = None,
     cap: int | None = None,
+    address: str = "",
+    per_address: int | None = None,
     admit: Callable[[], None] = lambda: None,
 ) -> Entry:
     """The student under ``request.name``: the same one again with their key, or the
@@ -68,7 +70,10 @@ def enter(
     ``entered`` is the student the connection entered as (None: it has not): it stays
     that student (``already-entered`` for another, a key renames it).  A name someone
     holds needs their key (``name-taken``).  A new student needs a free seat among the
-    room's ``cap`` (``full``) and ``admit()`` (which raises the refusal of a rate limit).
+    room's ``cap`` and among the ``per_address`` names the client ``address`` may enter
+    there (``full``: one address, a script, cannot take every name of a room, while a
+    class behind one NAT address fits), and ``admit()`` (which raises the refusal of a
+    rate limit).
     """
     own = student_in(room.code, entered)
     by_key = None
@@ -97,7 +102,8 @@ def enter(
         mine.key_hash = _hash(key)
         db.session.commit()
         return Entry(mine, key, renamed=renamed)
-    return _new_student(room, request.name, at, player, cap, admit)
+    limits = _NameCaps(cap, address, per_address)
+    return _new_student(room, request.name, at, player, limits, admit)
 
 
 def student_in(code: str, student_id: str | None) -> QuizStudent | None:
@@ -124,12 +130,29 @@ def _rename(student: QuizStudent, name: str) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class _NameCaps:
+    room: int | None  # names in the room
+    address: str  # the client address entering one
+    per_address: int | None  # names that address may enter in the room
+
+    def check(self, code: str, *, entered: bool = False) -> None:
+        """``full`` when the room (or the address in it) has no name to give; ``entered``:
+        counted with the one just inserted (others may have taken the last meanwhile)."""
+        over = (lambda n, cap: n > cap) if entered else (lambda n, cap: n >= cap)
+        if self.room is not None and over(_students_in(code), self.room):
+            raise ClassError("full", "class.error.full.names", max=self.room)
+        if self.per_address is not None and over(
+            _students_in(code, self.address), self.per_address
+        ):
+            raise ClassError("full", "class.error.full.names-address", max=self.per_address)
+
+
 def _new_student(
-    room: ClassRoom, name: str, at: float, player: str | None, cap: int | None, admit
+    room: ClassRoom, name: str, at: float, player: str | None, caps: _NameCaps, admit
 ) -> Entry:
     _check_name_free(room.code, name)
-    if cap is not None and _students_in(room.code) >= cap:
-        raise ClassError("full", "class.error.full.names", max=cap)
+    caps.check(room.code)
     admit()
     key = secrets.token_urlsafe(KEY_BYTES)
     student = QuizStudent(
@@ -140,6 +163,7 @@ def _new_student(
         key_hash=_hash(key),
         joined_at=at,
         player=player,
+        address=caps.address or None,
         attempts=0,
         attempts_seq=0,
     )
@@ -149,16 +173,19 @@ def _new_student(
     except IntegrityError:  # the same name (or browser) entered at the same moment elsewhere
         db.session.rollback()
         raise ClassError("name-taken") from None
-    if cap is not None and _students_in(room.code) > cap:  # others took the last seats
+    try:
+        caps.check(room.code, entered=True)
+    except ClassError:  # others took the last names meanwhile
         _delete_students(room.code, [student.id])
-        raise ClassError("full", "class.error.full.names", max=cap)
+        raise
     return Entry(student, key, created=True)
 
 
-def _students_in(code: str) -> int:
-    return (
-        db.session.scalar(select(func.count(QuizStudent.id)).where(QuizStudent.code == code)) or 0
-    )
+def _students_in(code: str, address: str | None = None) -> int:
+    where = [QuizStudent.code == code]
+    if address is not None:
+        where.append(QuizStudent.address == address)
+    return db.session.scalar(select(func.count(QuizStudent.id)).where(*where)) or 0
 
 
 def _check_name_free(code: str, name: str) -> None:

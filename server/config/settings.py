@@ -264,9 +264,17 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "CLASS_QUIZ_STUDENTS",
-        300,
+        500,
         whole(1, 100_000),
         "names entered in one class room (quiz and puzzle); the teacher can remove one",
+        SAME,
+    ),
+    Setting(
+        "CLASS_ADDRESS_ROOM_NAMES",
+        250,
+        whole(1, 100_000),
+        "names one client address may enter in one class room: a script cannot take them"
+        " all, while a class of 250 behind one NAT address fits",
         SAME,
     ),
     Setting(

@@ -77,6 +77,8 @@ def _enter(member, room, message: QuizEnterMessage) -> students.Entry:
         player=player(),
         entered=member.quiz_student,
         cap=current_app.config["CLASS_QUIZ_STUDENTS"],
+        address=member.address,
+        per_address=current_app.config["CLASS_ADDRESS_ROOM_NAMES"],
         admit=admit_name,
     )
     member.quiz_student = entry.student.id

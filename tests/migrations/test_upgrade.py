@@ -262,3 +262,39 @@ def test_0006_gives_each_earlier_attempt_its_student_and_loses_none(tmp_path):
         _alembic("downgrade", "0005")  # and back: the attempts keep their names
         names = dict(db.session.execute(text("SELECT game_id, name FROM class_entries")).all())
         assert names == {"g1": "ANN", "g2": "Zed", "g3": "Bea"}
+
+
+def test_0007_keeps_every_student_and_entry_both_ways(tmp_path):
+    """The address column goes in and out in place: a copied table would take the room's
+    entries with it (their foreign key cascades), on the way up or down."""
+    from sqlalchemy import text
+
+    from server.db import _alembic
+
+    app = make_app(f"sqlite:///{tmp_path / 'names.sqlite3'}", tmp_path)
+    with app.app_context():
+        _alembic("downgrade", "0006")
+        code = rooms.open_room().code
+        db.session.execute(
+            text(
+                "INSERT INTO class_quiz_students (id, code, name, name_key, key_hash, joined_at)"
+                " VALUES ('s1', :code, 'Ann', 'ann', 'h1', 0)"
+            ),
+            {"code": code},
+        )
+        db.session.execute(
+            text(
+                "INSERT INTO class_entries (code, puzzle_seq, game_id, name, started_at,"
+                " student_id) VALUES (:code, 1, 'g1', 'Ann', 0, 's1')"
+            ),
+            {"code": code},
+        )
+        db.session.commit()
+        entries = "SELECT game_id, student_id FROM class_entries"
+        assert upgrade_schema() == ("0006", head_revision())
+        assert db.session.execute(text(entries)).all() == [("g1", "s1")]
+        assert db.session.execute(text("SELECT id, address FROM class_quiz_students")).all() == [
+            ("s1", None)
+        ]
+        _alembic("downgrade", "0006")
+        assert db.session.execute(text(entries)).all() == [("g1", "s1")]

@@ -20,6 +20,7 @@ from server.classroom.models import ClassEntry, QuizAnswer, QuizStudent
 from server.db import db
 from server.engine.board import Board
 from server.engine.search import solve
+from server.i18n import text
 from tests.support.classes import Clients, Live, http, refusal
 from tests.support.follower import SIX_BY_SIX, Follower, Teacher
 from tests.support.waiting import wait_until
@@ -37,6 +38,7 @@ MISSES = 5  # a minute per address: RATE_LIMIT_CLASS_MISSES
 def class_settings():
     return {
         "CLASS_QUIZ_STUDENTS": 4,
+        "CLASS_ADDRESS_ROOM_NAMES": 3,
         "RATE_LIMIT_GAMES": f"{GAMES}/minute",
         "RATE_LIMIT_CLASS_MISSES": f"{MISSES}/minute",
     }
@@ -141,12 +143,30 @@ def win(live: Live, member: Follower) -> dict:
     return solved["entry"]
 
 
+def test_one_address_cannot_take_every_name_of_a_room(players):
+    opened, _teacher = hand_out(players, "10.0.6.1")
+    for name in ("Ada", "Bob", "Cy"):
+        players.student(opened.code, "10.0.6.2", name=name)
+    script = players.student(opened.code, "10.0.6.2")
+    code, message = refusal(script.call("quiz_enter", {"name": "Bot"}))
+    assert (code, message) == ("full", text("class.error.full.names-address", "en", {"max": 3}))
+    code, _message = refusal(script.call("solve", {"name": "Bot"}))  # a name through solve
+    assert code == "full"
+    # the room's last name is still there for a student of another address
+    assert players.student(opened.code, "10.0.6.3").call("quiz_enter", {"name": "Eve"})["ok"]
+
+
 def test_names_have_a_cap_and_the_teacher_removes_one_with_its_answers(players):
     opened, teacher = hand_out(players, "10.0.5.1")
     assert teacher.settings(SIX_BY_SIX)["ok"] and teacher.control(30)["ok"]
-    students = {
-        name: players.student(opened.code, "10.0.5.2", name=name)
-        for name in ("Ada", "Bob", "Cy", "Di")
+    students = {  # from two addresses: one may enter only 3 (CLASS_ADDRESS_ROOM_NAMES)
+        name: players.student(opened.code, address, name=name)
+        for name, address in (
+            ("Ada", "10.0.5.2"),
+            ("Bob", "10.0.5.2"),
+            ("Cy", "10.0.5.3"),
+            ("Di", "10.0.5.3"),
+        )
     }
     late = players.student(opened.code, "10.0.5.2")
     code, message = refusal(late.call("quiz_enter", {"name": "Eve"}))

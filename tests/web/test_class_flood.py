@@ -39,6 +39,7 @@ def test_the_teachers_page_gets_a_bounded_number_of_scores_under_a_flood_of_name
         "CLASS_ROOM_SEATS": flood,
         "CLASS_ADDRESS_ROOM_SEATS": flood,
         "CLASS_QUIZ_STUDENTS": flood,
+        "CLASS_ADDRESS_ROOM_NAMES": flood,
         "RATE_LIMIT_CLASS_NAMES": "0",
         "SOCKETIO_SESSIONS_PER_ADDRESS": 0,
         "CLASS_PRESENCE_TIMEOUT": 3600,  # the script sends no heartbeats
