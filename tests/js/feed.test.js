@@ -20,8 +20,11 @@ function batch(run, seq, from, to) {
   return { run, seq, events: flat(EVENTS.slice(from, to)), nodes: 0, backtracks: 0 };
 }
 
-/** A connected fake socket, a connection on it, and a feed whose outcome is recorded. */
-function setUp() {
+/**
+ * A connected fake socket, a connection on it, and a feed whose outcome is recorded
+ * (`handlers`: the feed's other callbacks).
+ */
+function setUp(handlers = {}) {
   const socket = new FakeSocket();
   socket.connect();
   const connection = new WatchConnection({ io: fakeIo(socket) });
@@ -33,8 +36,19 @@ function setUp() {
     onError: (err) => {
       outcome.error = err;
     },
+    ...handlers,
   });
   return { socket, connection, feed, outcome };
+}
+
+/** Start a run with a window of 1000 and acknowledge it (`ack`: the answer's changes). */
+async function startRun({ socket, connection, feed }, ack = {}) {
+  const starting = feed.start(connection, PARAMS, { window: 1000 });
+  await settle();
+  const ask = socket.asked.at(-1);
+  const run = ask.payload.run;
+  ask.answer({ ...ACK, run, ...ack });
+  return { run, player: await starting };
 }
 
 test("a run starts with its window; batches before the acknowledgement are kept", async () => {
@@ -57,12 +71,9 @@ test("a run starts with its window; batches before the acknowledgement are kept"
 });
 
 test("credit is granted for the events consumed, never more than the window ahead", async () => {
-  const { socket, connection, feed } = setUp();
-  const starting = feed.start(connection, PARAMS, { window: 1000 });
-  await settle();
-  const run = socket.asked[0].payload.run;
-  socket.asked[0].answer({ ...ACK, run });
-  const player = await starting;
+  const page = setUp();
+  const { socket, feed } = page;
+  const { run, player } = await startRun(page);
   socket.send("batch", batch(run, 0, 0, 1000));
   assert.equal(socket.credit(run), 1000);
   player.advance(100); // less than a quarter of the window: no message yet
@@ -102,11 +113,7 @@ test("a refused start rejects; a broken batch ends the run with an error", async
   socket.asked[0].answer({ ok: false, error: { code, message: "No tour on 3×3." } });
   await assert.rejects(refused, (err) => err.code === code && err.message === "No tour on 3×3.");
 
-  const starting = feed.start(connection, PARAMS, { window: 1000 });
-  await settle();
-  const run = socket.asked[1].payload.run;
-  socket.asked[1].answer({ ...ACK, run });
-  await starting;
+  const { run } = await startRun({ socket, connection, feed });
   socket.send("batch", { run, seq: 0, events: [99, 0] }); // off the 6x6 board
   assert.match(outcome.error.message, /off the board/);
   assert.ok(socket.emitted.some(([event, msg]) => event === "stop" && msg.run === run));
@@ -124,11 +131,9 @@ test("stopped while the server acknowledges: the run is stopped and nothing is s
 });
 
 test("a disconnect ends every run with an error", async () => {
-  const { socket, connection, feed, outcome } = setUp();
-  const starting = feed.start(connection, PARAMS, { window: 1000 });
-  await settle();
-  socket.asked[0].answer({ ...ACK, run: socket.asked[0].payload.run });
-  await starting;
+  const page = setUp();
+  const { socket, outcome } = page;
+  await startRun(page);
   socket.send("disconnect", "transport close");
   assert.equal(outcome.error.code, "disconnected");
 });
@@ -154,19 +159,13 @@ function snapshotAt(run, index, tail = 100) {
 }
 
 test("a seek: progress, then the snapshot's player stands at the index; credit starts again", async () => {
-  const socket = new FakeSocket();
-  socket.connect();
-  const connection = new WatchConnection({ io: fakeIo(socket) });
   const seen = { progress: [], landed: [] };
-  const feed = new RunFeed({
+  const page = setUp({
     onProgress: (msg) => seen.progress.push(msg),
     onSnapshot: (player, snapshot) => seen.landed.push([player, snapshot]),
   });
-  const starting = feed.start(connection, PARAMS, { window: 1000 });
-  await settle();
-  const run = socket.asked[0].payload.run;
-  socket.asked[0].answer({ ...ACK, run });
-  const first = await starting;
+  const { socket, feed } = page;
+  const { run, player: first } = await startRun(page);
   socket.send("batch", batch(run, 0, 0, 1000));
   assert.equal(feed.seekable, true);
 
@@ -212,12 +211,9 @@ test("a seek: progress, then the snapshot's player stands at the index; credit s
 });
 
 test("a refused seek rejects and leaves the player as it was", async () => {
-  const { socket, connection, feed } = setUp();
-  const starting = feed.start(connection, PARAMS, { window: 1000 });
-  await settle();
-  const run = socket.asked[0].payload.run;
-  socket.asked[0].answer({ ...ACK, run });
-  const player = await starting;
+  const page = setUp();
+  const { socket, feed } = page;
+  const { player } = await startRun(page);
   const seeking = feed.seek(-1);
   await settle();
   socket.asked[1].answer({ ok: false, error: { code: "bad-request", message: "No." } });
@@ -227,11 +223,7 @@ test("a refused seek rejects and leaves the player as it was", async () => {
 });
 
 test("a run that continues a game cannot seek", async () => {
-  const { socket, connection, feed } = setUp();
-  const starting = feed.start(connection, PARAMS, { window: 1000 });
-  await settle();
-  const run = socket.asked[0].payload.run;
-  socket.asked[0].answer({ ...ACK, run, prefix: [0, 13] });
-  await starting;
-  assert.equal(feed.seekable, false);
+  const page = setUp();
+  await startRun(page, { prefix: [0, 13] });
+  assert.equal(page.feed.seekable, false);
 });

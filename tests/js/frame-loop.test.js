@@ -10,6 +10,7 @@ import {
   MAX_FRAME_S,
 } from "../../static/js/lanes/frame-loop.js";
 import { PlaybackClock } from "../../static/js/stream/clock.js";
+import { fakePlayer } from "./support/lanes.js";
 
 /** A scheduler the test steps by hand: `run(now)` runs the frame asked for. */
 function fakeFrames() {
@@ -23,22 +24,7 @@ function fakeFrames() {
   };
 }
 
-function fakePlayer(received) {
-  return {
-    pos: 0,
-    received,
-    historyStart: 0,
-    advance(n) {
-      this.pos += n;
-      return n;
-    },
-    back(n) {
-      this.pos -= n;
-      return n;
-    },
-  };
-}
-
+/** A lane that records, in order, what the loop asked of it. */
 function fakeLane(player = fakePlayer(100)) {
   return {
     player,

@@ -4,69 +4,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { mock, test } from "node:test";
 import { LessonController } from "../../static/js/lesson/controller.js";
+import { fakeLane, fakePlayer } from "./support/lanes.js";
 
 const CHAPTERS = JSON.parse(
   readFileSync(new URL("../../server/lesson/chapters.json", import.meta.url), "utf8"),
 ).chapters;
 const WARNSDORFF = CHAPTERS.findIndex((chapter) => chapter.id === "warnsdorff");
 const DFS = CHAPTERS.findIndex((chapter) => chapter.id === "dfs");
-
-/** A player that holds `received` events and moves through them on demand. */
-function fakePlayer(received) {
-  return {
-    pos: 0,
-    received,
-    historyStart: 0,
-    finished: false,
-    head: -1,
-    advance(n) {
-      this.pos += n;
-      return n;
-    },
-    back(n) {
-      this.pos -= n;
-      return n;
-    },
-  };
-}
-
-/** A lanes/lane.js Lane stand-in: `start` waits for the test to answer it. */
-function fakeLane() {
-  return {
-    root: { hidden: false, closest: () => ({ dataset: {} }) },
-    player: null,
-    changed: false,
-    error: null,
-    tags: "",
-    board: { root: { querySelectorAll: () => [] } },
-    starts: [], // {settings, answer(player), refuse(err)} the test has not answered yet
-    started: 0,
-    preview() {
-      this.player = null;
-    },
-    start(_connection, settings) {
-      this.started += 1;
-      return new Promise((answer, refuse) => {
-        this.starts.push({
-          settings,
-          answer: (player) => {
-            this.player = player;
-            answer(player);
-          },
-          refuse,
-        });
-      });
-    },
-    counted: [], // countPlayback's calls: {now, dt, playing}
-    countPlayback(now, dt, playing) {
-      this.counted.push({ now, dt, playing });
-    },
-    detach() {},
-    updateStatus() {},
-    draw() {},
-    relabel() {},
-  };
-}
 
 function controller() {
   const element = () => ({ hidden: true, textContent: "", dataset: {} });

@@ -35,6 +35,12 @@ export class LessonStory {
     };
   }
 
+  /** The page's story: templates/class_macros.html's `lesson_story` and its chapters. */
+  static onPage(options) {
+    const chapters = JSON.parse(document.getElementById("lesson-chapters").textContent);
+    return new LessonStory(document.getElementById("c-lesson"), chapters, options);
+  }
+
   get chapter() {
     return this.place ? this.chapters[this.place.chapter] : null;
   }

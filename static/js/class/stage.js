@@ -15,12 +15,15 @@ import { laneSettings } from "../lanes/setup.js";
 const PROGRESS_AFTER_MS = 250; // out of reach for less than this: not worth a line
 
 export class Stage {
-  /**
-   * page: the root element; lane: a Lane (lanes/lane.js); follower: a RoomFollower;
-   * progress: {root, text, bar}.
-   */
-  constructor({ page, lane, follower, progress }) {
-    Object.assign(this, { page, lane, follower, progress });
+  /** page: the root element; lane: a Lane (lanes/lane.js); follower: a RoomFollower. */
+  constructor({ page, lane, follower }) {
+    Object.assign(this, { page, lane, follower });
+    // The line under the board (templates/class_macros.html's `progress`).
+    this.progress = {
+      root: page.querySelector("#c-catchup"),
+      text: page.querySelector("#c-catchup-text"),
+      bar: page.querySelector("#c-catchup-bar"),
+    };
     // The class's position as the server drew it into the page (templates/board_macros.html),
     // shown in the lane's board's place until the lane first draws.
     this.firstFrame = page.querySelector('[data-role="first-frame"]');

@@ -34,15 +34,8 @@ let ended = false;
 let puzzle = null;
 const call = (event, payload) => room.call(event, payload);
 const follower = new RoomFollower({ sync: (payload) => call("sync", payload) });
-const stage = new Stage({
-  page,
-  lane,
-  follower,
-  progress: { root: $("#c-catchup"), text: $("#c-catchup-text"), bar: $("#c-catchup-bar") },
-});
-const story = new LessonStory($("#c-lesson"), JSON.parse($("#lesson-chapters").textContent), {
-  hideIdle: true,
-});
+const stage = new Stage({ page, lane, follower });
+const story = LessonStory.onPage({ hideIdle: true });
 const identity = new RoomIdentity({ code, call });
 const play = new PuzzlePlay($("#c-puzzle"), { call, code, identity });
 let sheet = null; // the quiz's sheet, once made (it reads the panel)

@@ -45,15 +45,8 @@ const controls = new TeacherControls({
   onRefused: (error) => teacher.showError(error?.message),
   onAccepted: () => teacher.showError(""), // a refusal's words stay only until something works
 });
-const stage = new Stage({
-  page,
-  lane,
-  follower,
-  progress: { root: $("#c-catchup"), text: $("#c-catchup-text"), bar: $("#c-catchup-bar") },
-});
-const story = new LessonStory($("#c-lesson"), JSON.parse($("#lesson-chapters").textContent), {
-  hideIdle: true,
-});
+const stage = new Stage({ page, lane, follower });
+const story = LessonStory.onPage({ hideIdle: true });
 const parts = {
   lane,
   follower,

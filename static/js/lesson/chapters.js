@@ -1,6 +1,8 @@
 // The lesson's chapters (server/lesson/chapters.json, inlined by the page) and places in
 // them: {chapter, step}, addressed as "#<chapter id>/<step number>". No DOM.
 
+import { laneSettings } from "../lanes/setup.js";
+
 /** The place `{chapter, step}` clamped into `chapters`. */
 export function clampPlace(chapters, { chapter, step }) {
   const c = Math.max(0, Math.min(chapters.length - 1, Math.trunc(chapter) || 0));
@@ -35,15 +37,11 @@ export function hashOf(chapters, { chapter, step }) {
   return `#${chapters[chapter].id}/${step + 1}`;
 }
 
-/** A chapter's settings as a lane takes them (lanes/setup.js laneSettings, race included). */
+/** A chapter's settings as a lane takes them, race included (the JSON may leave flags out). */
 export function demoSettings(chapter) {
   const s = chapter.settings;
   return {
-    rows: s.rows,
-    cols: s.cols,
-    start: s.start[0] * s.cols + s.start[1],
-    algorithm: s.algorithm,
-    closed: s.closed,
+    ...laneSettings(s),
     pruning: Boolean(s.pruning),
     race: Boolean(s.race),
     algorithmB: s.algorithm_b ?? null,
