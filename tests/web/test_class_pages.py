@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from markupsafe import escape
 
 from server.app import create_app
 from server.i18n import text
@@ -230,4 +231,4 @@ def test_a_room_page_at_a_typed_code(tmp_path, page, suffix):
     unknown = "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"
     response = client.get(f"/class/{unknown}{suffix}?lang=en")
     assert response.status_code == 404
-    assert 'class="c-error" role="alert"' in response.get_data(as_text=True)
+    assert str(escape(text("class.error.unknown-room", "en"))) in response.get_data(as_text=True)
