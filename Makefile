@@ -94,10 +94,11 @@ postgres:
 
 # The suite three files at a time (pytest-xdist; the tests wait on sockets and pages for
 # part of their time, so a third worker fills a 2-core machine); the browser tests in a
-# process of their own, after the rest.
+# process of their own, after the rest, handed out one by one, the longest first
+# (tests/browser/conftest.py): one long file on one worker was the end of the run.
 test: $(CORE_STAMP) lint test-js browser redis postgres
 	$(BIN)/python -m pytest -n 3 --dist loadfile --ignore=tests/browser
-	$(BIN)/python -m pytest -n 3 --dist loadfile tests/browser
+	$(BIN)/python -m pytest -n 3 --dist load tests/browser
 
 # Every page at a phone's and a desktop's size, under test-artifacts/screens/: to compare by
 # eye before and after a change to the browser code (SCREENS_DIR=... for another folder).

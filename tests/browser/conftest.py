@@ -21,6 +21,29 @@ DESKTOP = {"width": 1280, "height": 800}
 # CI machines are small and busy: give the page room before an expectation fails.
 playwright_sync.expect.set_options(timeout=10_000)
 
+# The longest tests (a minute each on 2 cores) are handed out first: `make test` spreads
+# the browser tests one by one over its workers (pytest-xdist's --dist load), in this
+# order, so none of them is left to run alone at the end.
+LONGEST = (
+    "test_class_lesson_walk.py::test_a_whole_lesson_with_the_quiz_on_three_phones",
+    "test_a11y.py::",
+    "test_share.py::test_win_the_daily_by_clicks_share_it_and_watch_the_replay",
+    "test_play.py::test_closed_tour_6x6_by_following_hints",
+    "test_levels.py::test_a_phone_player_clears_three_levels_and_the_map_remembers",
+    "test_class.py::test_students_follow_the_teacher",
+    "test_class_quiz.py::",
+    "test_class_presenter.py::",
+)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-randomly's shuffle, which it keeps otherwise
+def pytest_collection_modifyitems(items):
+    def rank(item) -> int:
+        name = item.nodeid.rpartition("/")[2]
+        return next((i for i, slow in enumerate(LONGEST) if name.startswith(slow)), len(LONGEST))
+
+    items.sort(key=rank)
+
 
 @pytest.fixture(scope="session")
 def live_app(tmp_path_factory):
