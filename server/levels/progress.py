@@ -14,7 +14,9 @@ levels; importing one merges it the same way (stars OR-ed, the best time kept).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from itsdangerous import BadData, URLSafeSerializer
 from sqlalchemy import select
@@ -77,20 +79,29 @@ def known_player(player_id: object) -> bool:
 
 
 # -- progress ---------------------------------------------------------------------------
-def _merge(player_id: str, level_id: str, stars: int, seconds: float | None) -> bool:
-    """Raise one row to at least ``stars`` and at most ``seconds``; True if it changed."""
+def _merge(
+    player_id: str,
+    level_id: str,
+    stars: int,
+    seconds: float | None,
+    vouch: Callable[[], bool] = lambda: True,
+) -> bool:
+    """Raise one row to at least ``stars`` and at most ``seconds``; True if it changed.
+    ``vouch()`` is asked only when the row would change, and may refuse it (False)."""
     row = db.session.get(LevelProgress, (player_id, level_id))
+    before = (row.stars or 0, row.best_seconds) if row is not None else (0, None)
+    stars = before[0] | (stars & ALL_STARS)
+    if seconds is not None and before[1] is not None:
+        seconds = min(seconds, before[1])
+    elif seconds is None:
+        seconds = before[1]
+    if (stars, seconds) == before or not vouch():
+        return False
     if row is None:
         row = LevelProgress(player=player_id, level=level_id, stars=0)
         db.session.add(row)
-    stars = (row.stars or 0) | (stars & ALL_STARS)
-    if seconds is not None and row.best_seconds is not None:
-        seconds = min(seconds, row.best_seconds)
-    elif seconds is None:
-        seconds = row.best_seconds
-    changed = stars != row.stars or seconds != row.best_seconds
     row.stars, row.best_seconds = stars, seconds
-    return changed
+    return True
 
 
 def fold(player_id: str) -> None:
@@ -109,25 +120,31 @@ def fold(player_id: str) -> None:
 
 
 def _fold(player_id: str) -> None:
-    query = select(Game).where(
-        Game.player == player_id, Game.level.is_not(None), Game.finished_at.is_not(None)
-    )
+    query = select(
+        Game.id, Game.level, Game.hints, Game.undos, Game.started_at, Game.finished_at
+    ).where(Game.player == player_id, Game.level.is_not(None), Game.finished_at.is_not(None))
     known = catalogue()
     changed = False
-    for game in db.session.scalars(query):
-        if known.get(game.level) is None:
+    for game_id, level_id, hints, undos, started_at, finished_at in db.session.execute(query):
+        if known.get(level_id) is None:
             continue
-        try:  # the rules' win, and its path a tour again: a slip in the rules earns no stars
-            audit.check_won(game.id, service.state_of(game))
-        except RuleError:
-            continue
-        finished_at = game.finished_at
-        seconds = round(max(finished_at - (game.started_at or finished_at), 0.0), 1)
-        changed |= _merge(player_id, game.level, stars_for(game.hints, game.undos), seconds)
+        seconds = round(max(finished_at - (started_at or finished_at), 0.0), 1)
+        stars = stars_for(hints, undos)
+        changed |= _merge(player_id, level_id, stars, seconds, partial(_is_won, game_id))
     if changed:
         db.session.commit()
     else:
         db.session.rollback()
+
+
+def _is_won(game_id: str) -> bool:
+    """The rules' win, and its path a tour again (a slip in the rules earns no stars);
+    read only for a game that would raise the player's progress."""
+    try:
+        audit.check_won(game_id, service.state_of(db.session.get(Game, game_id)))
+    except RuleError:
+        return False
+    return True
 
 
 def progress(player_id: str | None) -> dict[str, Best]:
