@@ -102,8 +102,7 @@ def enter(
         mine.key_hash = _hash(key)
         db.session.commit()
         return Entry(mine, key, renamed=renamed)
-    limits = _NameCaps(cap, address, per_address)
-    return _new_student(room, request.name, at, player, limits, admit)
+    return _new_student(room, request.name, at, player, _NameCaps(cap, address, per_address), admit)
 
 
 def student_in(code: str, student_id: str | None) -> QuizStudent | None:
@@ -136,14 +135,14 @@ class _NameCaps:
     address: str  # the client address entering one
     per_address: int | None  # names that address may enter in the room
 
-    def check(self, code: str, *, entered: bool = False) -> None:
-        """``full`` when the room (or the address in it) has no name to give; ``entered``:
-        counted with the one just inserted (others may have taken the last meanwhile)."""
-        over = (lambda n, cap: n > cap) if entered else (lambda n, cap: n >= cap)
-        if self.room is not None and over(_students_in(code), self.room):
+    def check(self, code: str, *, inserted: bool = False) -> None:
+        """``full`` when the room (or the address in it) has no name left for one more;
+        ``inserted``: that one is in already (others may have taken the last meanwhile)."""
+        more = 0 if inserted else 1
+        if self.room is not None and _students_in(code) + more > self.room:
             raise ClassError("full", "class.error.full.names", max=self.room)
-        if self.per_address is not None and over(
-            _students_in(code, self.address), self.per_address
+        if self.per_address is not None and (
+            _students_in(code, self.address) + more > self.per_address
         ):
             raise ClassError("full", "class.error.full.names-address", max=self.per_address)
 
@@ -174,7 +173,7 @@ def _new_student(
         db.session.rollback()
         raise ClassError("name-taken") from None
     try:
-        caps.check(room.code, entered=True)
+        caps.check(room.code, inserted=True)
     except ClassError:  # others took the last names meanwhile
         _delete_students(room.code, [student.id])
         raise
