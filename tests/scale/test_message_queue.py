@@ -19,7 +19,6 @@ from flask_socketio import SocketIO
 
 from server.engine.board import Board
 from server.engine.search import solve
-from tests.followcheck import shows_truth
 from tests.support.follower import SIX_BY_SIX, Follower, Teacher
 from tests.support.servers import open_class_room, start_redis, start_servers, tracebacks
 from tests.support.waiting import wait_until
@@ -291,18 +290,18 @@ def test_class_room_spans_processes(server_processes):
         for index in (1, 2, 3, 500):
             assert control(teacher, index)["index"] == index
             for student in students:
-                assert shows_truth(student, index), (index, student.position)
+                assert student.shows_truth(index), (index, student.position)
         assert not teacher.member.got("state")  # not echoed to the sender
         # a seek far ahead: a snapshot reaches every process
         control(teacher, 123_456)
         for student in students:
-            assert shows_truth(student, 123_456)
+            assert student.shows_truth(123_456)
 
         # a late joiner on c gets the room's state and a snapshot from the database
         late = Follower(c.url)
         members.append(late)
         assert late.join(code)["state"]["index"] == 123_456
-        assert shows_truth(late, 123_456, timeout=0)
+        assert late.shows_truth(123_456, timeout=0)
 
         puzzle = {"rows": 5, "cols": 5, "closed": False, "start": [0, 0]}
         assert teacher.member.call("puzzle", puzzle)["ok"]
@@ -331,7 +330,7 @@ def test_the_search_moves_to_another_process_when_its_owner_is_killed(server_pro
         for student in students:
             assert student.join(code)["ok"]
         control(teacher, 1_000)
-        assert all(shows_truth(student, 1_000) for student in students)
+        assert all(student.shows_truth(1_000) for student in students)
         # play at 50 events a second, then kill the owner mid-demo
         state = control(teacher, 1_000, playing=True, speed=50.0)
         assert wait_until(lambda: all(s.position.received > 1_100 for s in students), 10)
@@ -349,7 +348,7 @@ def test_the_search_moves_to_another_process_when_its_owner_is_killed(server_pro
         # ... from the same index: the room's clock kept going, nobody was sent elsewhere
         for student in students:
             index = student.target()
-            assert shows_truth(student, min(index, student.position.received))
+            assert student.shows_truth(min(index, student.position.received))
         assert state["playing"]
         print(f"students moved again {resumed:.2f} s after the kill")
         assert all(s.sio.connected for s in students)

@@ -24,6 +24,7 @@ from server.engine.walker import Walker
 from server.lesson.chapters import CHAPTERS
 
 from .lean_socket import LeanSocket, Reader
+from .waiting import wait_until
 
 NAMESPACE = "/class"
 
@@ -300,6 +301,18 @@ class Following:
             if not position.holds(index):
                 return None
             return position.standing(index)
+
+    def shows_truth(self, index: int, settings: dict = SIX_BY_SIX, timeout: float = 15) -> bool:
+        """This member shows the engine's own position at ``index`` of the demo ``settings``
+        (its path, nodes and backtracks) within ``timeout`` seconds."""
+        if not wait_until(lambda: self.shows(index) is not None, timeout):
+            return False
+        shown, truth = self.shows(index), reference(settings, index)
+        return (shown.path, shown.nodes, shown.backtracks) == (
+            truth.path,
+            truth.nodes,
+            truth.backtracks,
+        )
 
 
 class Follower(Following):

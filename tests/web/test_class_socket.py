@@ -29,7 +29,6 @@ from server.engine.search import solve
 from server.http_server import make_server
 from server.i18n import text
 from server.web.class_socket import hub
-from tests.followcheck import shows_truth
 from tests.support.follower import (
     SIX_BY_SIX,
     SIX_BY_SIX_EVENTS,
@@ -103,7 +102,7 @@ SETTINGS = SIX_BY_SIX
 
 def follows(member: Follower, index: int, settings: dict = SETTINGS, timeout: float = 10) -> None:
     """``member`` shows exactly the engine's position at ``index`` (within ``timeout``)."""
-    assert shows_truth(member, index, settings, timeout), (
+    assert member.shows_truth(index, settings, timeout), (
         index,
         member.state and member.state["index"],
         member.position and (member.position.at, member.position.received),
