@@ -121,6 +121,9 @@ ERRORS = {
     " `quiz_ask` while one is",
     "not-revealed": "`quiz_why` before the reveal",
     "internal": "a bug, logged by the server; nothing changed",
+    "too-many-rooms": "not a message's: `POST /class/new` when the client address has"
+    " `CLASS_ADDRESS_ROOMS` live rooms (429) or the server `CLASS_ROOMS` (503); the page says"
+    " when the oldest of them expires (`Retry-After`)",
 }
 
 

@@ -8,7 +8,8 @@ here, not in memory:
   token (the token itself is never stored), the demo's settings and the teacher's
   control state (event index, playing, speed, when it was set), the guided lesson's
   chapter and step when the teacher runs it, the puzzle handed out, and the last
-  activity (rooms expire after ``CLASS_ROOM_TTL`` seconds without any);
+  activity (rooms expire after ``CLASS_ROOM_TTL`` seconds without any) and the client
+  address that opened it (live rooms are counted per address);
 * ``class_presence``: one row per Socket.IO connection in a room, refreshed by the
   client's heartbeat: the student count is the number of fresh student rows, so a
   process that died takes its connections off the count after the presence timeout;
@@ -47,6 +48,9 @@ class ClassRoom(db.Model):
     token_hash: Mapped[str] = mapped_column(String(64))  # sha256 hex of the teacher's token
     created_at: Mapped[float] = mapped_column(Float)
     last_active: Mapped[float] = mapped_column(Float, index=True)
+    # The client address that opened the room (NULL: opened before it was kept): one
+    # address may have only so many live rooms, and pays for their demos' searches.
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     # The demo: settings (JSON: rows, cols, start [r, c], algorithm, closed, pruning) and
     # their generation, bumped at every change (a run belongs to one generation).
     settings: Mapped[str] = mapped_column(Text)

@@ -10,6 +10,12 @@ token itself is shown once and never stored), the last activity, and deleting a 
 with its rows in the other tables (the quiz's follow by their foreign keys).  All of a
 room's truth is in the database, so any server process can serve any member.
 
+**Live rooms are counted** (:class:`RoomCaps`): a room costs its server a feed, a
+search and its checkpoints while it lives, so one client address may keep only so many
+alive (a script opening rooms cannot fill the server, while a school's teachers behind
+one NAT fit), and the server as many in all.  The count is in the database, so it holds
+across processes (two opens at the same moment may both pass: a cap, not a ledger).
+
 No Flask here: the Socket.IO handlers (server/web/class_socket.py) and the pages
 (server/web/class_pages.py) call these functions inside an app context; every refusal
 is a :class:`~server.classroom.messages.ClassError` with a protocol error code.
@@ -24,7 +30,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 
 from ..db import db
 from .messages import ClassError
@@ -83,10 +89,28 @@ class Opened:
     token: str  # shown to the teacher once; only its hash is stored
 
 
-def open_room(at: float | None = None, ttl: float = DEFAULT_TTL) -> Opened:
-    """A new room with default settings; expired rooms are swept first."""
+@dataclass(frozen=True)
+class RoomCaps:
+    """How many live rooms the server keeps: in all, and opened by one client address."""
+
+    total: int = 500
+    per_address: int = 100
+
+
+def open_room(
+    at: float | None = None,
+    ttl: float = DEFAULT_TTL,
+    *,
+    address: str | None = None,
+    caps: RoomCaps | None = None,
+) -> Opened:
+    """A new room with default settings, opened from ``address``; expired rooms are swept
+    first.  ``too-many-rooms`` when ``caps`` are reached (``seconds``: until the oldest
+    of the rooms counted expires, unless it is used meanwhile)."""
     at = now() if at is None else at
     sweep(at, ttl)
+    if caps is not None:
+        _check_caps(caps, address, at, ttl)
     token = secrets.token_urlsafe(TOKEN_BYTES)
     for _attempt in range(CODE_ATTEMPTS):
         code = new_code()
@@ -99,6 +123,7 @@ def open_room(at: float | None = None, ttl: float = DEFAULT_TTL) -> Opened:
         token_hash=hash_token(token),
         created_at=at,
         last_active=at,
+        address=address,
         settings=json.dumps(DEFAULT_SETTINGS),
         gen=1,
         idx=0,
@@ -119,6 +144,32 @@ def open_room(at: float | None = None, ttl: float = DEFAULT_TTL) -> Opened:
     db.session.add(room)
     db.session.commit()
     return Opened(code, token)
+
+
+def _check_caps(caps: RoomCaps, address: str | None, at: float, ttl: float) -> None:
+    counted = (
+        (select(func.count(), func.min(ClassRoom.last_active)), caps.total, "server"),
+        (
+            select(func.count(), func.min(ClassRoom.last_active)).where(
+                ClassRoom.address == address
+            ),
+            caps.per_address,
+            "address",
+        ),
+    )
+    for query, cap, which in counted:
+        if which == "address" and address is None:
+            continue
+        live, oldest = db.session.execute(query).one()
+        if live >= cap:
+            seconds = max(1, int(oldest + ttl - at) + 1)
+            raise ClassError(
+                "too-many-rooms",
+                f"class.error.too-many-rooms.{which}",
+                max=cap,
+                seconds=seconds,
+                minutes=max(1, -(-seconds // 60)),
+            )
 
 
 def find_room(code, at: float | None = None, ttl: float = DEFAULT_TTL) -> ClassRoom:

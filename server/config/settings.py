@@ -204,6 +204,23 @@ SETTINGS: tuple[Setting, ...] = (
         SAME,
     ),
     Setting(
+        "CLASS_ROOMS",
+        500,
+        whole(1, 1_000_000),
+        "live class rooms the server keeps in all; beyond it `POST /class/new` is answered 503"
+        " until one is closed or expires",
+        "counted in the database, for every process together",
+    ),
+    Setting(
+        "CLASS_ADDRESS_ROOMS",
+        100,
+        whole(1, 1_000_000),
+        "live class rooms opened from one client address: a school's teachers behind one NAT"
+        " fit (60 an hour, each alive for `CLASS_ROOM_TTL` after its last use), a script cannot"
+        " fill the server; beyond it 429 until one is closed or expires",
+        "counted in the database, for every process together",
+    ),
+    Setting(
         "CLASS_PRESENCE_TIMEOUT",
         60.0,
         seconds(5, 3600),

@@ -29,7 +29,17 @@ import math
 import secrets
 
 import segno
-from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    abort,
+    current_app,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_limiter import RateLimitExceeded
 
 from ..classroom import clock, rooms
@@ -179,18 +189,29 @@ def too_many(err: RateLimitExceeded):
     """The "open a class" page again, saying how long to wait and offering the room this
     browser opened last, to go on with it."""
     seconds = retry_after()
-    lang = request_lang()
     minutes = max(1, math.ceil(seconds / 60))
-    message = text("class.error.rate-limited", lang, {"seconds": seconds, "minutes": minutes})
+    words = ("class.error.rate-limited", {"seconds": seconds, "minutes": minutes})
+    return _refused(words, 429, seconds)
+
+
+def _refused(words: tuple[str, dict], status: int, seconds: int | None = None):
+    """The "open a class" page saying why not (``words``: a key and its parameters)."""
+    key, params = words
     page = render_template(
         "class_new.html",
-        error=message,
+        error=text(key, request_lang(), params),
         puzzle=_puzzle_arg(request.form),
         last_room=_last_room(),
     )
-    response = current_app.make_response((page, 429))
-    response.headers["Retry-After"] = str(seconds)
+    response = current_app.make_response((page, status))
+    if seconds is not None:
+        response.headers["Retry-After"] = str(seconds)
     return response
+
+
+def _room_caps() -> rooms.RoomCaps:
+    config = current_app.config
+    return rooms.RoomCaps(total=config["CLASS_ROOMS"], per_address=config["CLASS_ADDRESS_ROOMS"])
 
 
 def _cross_origin() -> bool:
@@ -203,7 +224,14 @@ def _cross_origin() -> bool:
 def open_room():
     if _cross_origin():  # refused, and not counted: another site cannot use up the allowance
         abort(403)
-    opened = rooms.open_room(ttl=_ttl())
+    try:
+        opened = rooms.open_room(ttl=_ttl(), address=request.remote_addr, caps=_room_caps())
+    except ClassError as err:  # too many live rooms: this address's (429), or the server's
+        rooms.rollback()
+        seconds = err.params["seconds"]
+        g.retry_after = seconds  # kept on a 429 by server/web/ratelimit.py's last hook
+        status = 429 if err.key.endswith(".address") else 503
+        return _refused((err.key, err.params), status, seconds)
     puzzle = _puzzle_arg(request.form)
     target = url_for("classroom.teacher", code=opened.code, puzzle=puzzle)
     target += f"#token={opened.token}"

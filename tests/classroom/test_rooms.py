@@ -150,3 +150,41 @@ def test_closing_a_room_takes_everything_of_it_along(ctx):
     with pytest.raises(ClassError) as err:
         rooms.find_room(code, T0)
     assert err.value.code == "unknown-room"
+
+
+def test_live_rooms_are_capped_per_opening_address_until_one_expires_or_closes(ctx):
+    caps = rooms.RoomCaps(total=10, per_address=3)
+    ttl = 600.0
+    opened = [rooms.open_room(T0 + i, ttl, address="10.0.0.66", caps=caps) for i in range(3)]
+    with pytest.raises(ClassError) as err:
+        rooms.open_room(T0 + 10, ttl, address="10.0.0.66", caps=caps)
+    refused = err.value
+    assert (refused.code, refused.key) == ("too-many-rooms", "class.error.too-many-rooms.address")
+    assert refused.params["max"] == 3
+    assert refused.params["seconds"] == 591  # the oldest expires 600 s after T0, 590 s from now
+    assert refused.params["minutes"] == 10
+    # another address is not held back by them
+    rooms.open_room(T0 + 10, ttl, address="10.0.0.5", caps=caps)
+    # a room used meanwhile lives on, so the wait is for the oldest one still idle
+    rooms.touch(rooms.find_room(opened[0].code, T0 + 20, ttl), T0 + 20)
+    db.session.commit()
+    with pytest.raises(ClassError) as err:
+        rooms.open_room(T0 + 30, ttl, address="10.0.0.66", caps=caps)
+    assert err.value.params["seconds"] == 1 + 601 - 30
+    rooms.close_room(rooms.find_room(opened[1].code, T0 + 30, ttl))  # the teacher closes one
+    rooms.open_room(T0 + 30, ttl, address="10.0.0.66", caps=caps)
+    with pytest.raises(ClassError):
+        rooms.open_room(T0 + 31, ttl, address="10.0.0.66", caps=caps)
+    rooms.open_room(T0 + 603, ttl, address="10.0.0.66", caps=caps)  # the oldest idle expired
+
+
+def test_live_rooms_are_capped_on_the_whole_server(ctx):
+    caps = rooms.RoomCaps(total=3, per_address=2)
+    for address in ("10.0.0.1", "10.0.0.2", "10.0.0.3"):
+        rooms.open_room(T0, address=address, caps=caps)
+    with pytest.raises(ClassError) as err:
+        rooms.open_room(T0 + 1, address="10.0.0.4", caps=caps)
+    assert err.value.key == "class.error.too-many-rooms.server" and err.value.params["max"] == 3
+    assert db.session.scalar(select(func.count()).select_from(ClassRoom)) == 3
+    legacy = rooms.open_room(T0 + 1)  # no caps (the CLI, a test): nothing counted
+    assert rooms.find_room(legacy.code, T0 + 1).address is None

@@ -232,8 +232,8 @@ def test_0006_gives_each_earlier_attempt_its_student_and_loses_none(tmp_path):
 
     app = make_app(f"sqlite:///{tmp_path / 'fair.sqlite3'}", tmp_path)
     with app.app_context():
+        code = rooms.open_room().code  # kept by the downgrades, as a release's would be
         _alembic("downgrade", "0005")  # the schema before students had attempts
-        code = rooms.open_room().code
         db.session.execute(
             text(
                 "INSERT INTO class_quiz_students (id, code, name, name_key, key_hash, joined_at)"
@@ -273,8 +273,8 @@ def test_0007_keeps_every_student_and_entry_both_ways(tmp_path):
 
     app = make_app(f"sqlite:///{tmp_path / 'names.sqlite3'}", tmp_path)
     with app.app_context():
-        _alembic("downgrade", "0006")
         code = rooms.open_room().code
+        _alembic("downgrade", "0006")
         db.session.execute(
             text(
                 "INSERT INTO class_quiz_students (id, code, name, name_key, key_hash, joined_at)"
@@ -298,3 +298,45 @@ def test_0007_keeps_every_student_and_entry_both_ways(tmp_path):
         ]
         _alembic("downgrade", "0006")
         assert db.session.execute(text(entries)).all() == [("g1", "s1")]
+
+
+def test_0008_keeps_every_room_and_what_belongs_to_it_both_ways(tmp_path):
+    """The opener's address goes in and out of ``class_rooms`` in place: a copied table
+    would take every student, entry and checkpoint of its rooms with it (ON DELETE
+    CASCADE), on the way up or down."""
+    from sqlalchemy import text
+
+    from server.db import _alembic
+
+    app = make_app(f"sqlite:///{tmp_path / 'rooms.sqlite3'}", tmp_path)
+    with app.app_context():
+        code = rooms.open_room(address="10.0.0.7").code
+        _alembic("downgrade", "0007")
+        db.session.execute(
+            text(
+                "INSERT INTO class_quiz_students (id, code, name, name_key, key_hash, joined_at)"
+                " VALUES ('s1', :code, 'Ann', 'ann', 'h1', 0)"
+            ),
+            {"code": code},
+        )
+        db.session.execute(
+            text(
+                "INSERT INTO class_entries (code, puzzle_seq, game_id, name, started_at,"
+                " student_id) VALUES (:code, 1, 'g1', 'Ann', 0, 's1')"
+            ),
+            {"code": code},
+        )
+        db.session.commit()
+        belonging = (
+            "SELECT r.code, s.id, e.game_id FROM class_rooms r"
+            " JOIN class_quiz_students s ON s.code = r.code JOIN class_entries e ON e.code = r.code"
+        )
+        assert db.session.execute(text(belonging)).all() == [(code, "s1", "g1")]
+        assert upgrade_schema() == ("0007", head_revision())
+        assert db.session.execute(text(belonging)).all() == [(code, "s1", "g1")]
+        assert db.session.execute(text("SELECT code, address FROM class_rooms")).all() == [
+            (code, None)  # opened before addresses were kept: it counts against none
+        ]
+        _alembic("downgrade", "0007")
+        assert db.session.execute(text(belonging)).all() == [(code, "s1", "g1")]
+        assert "address" not in {c["name"] for c in inspect(db.engine).get_columns("class_rooms")}

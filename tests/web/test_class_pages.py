@@ -232,3 +232,37 @@ def test_a_room_page_at_a_typed_code(tmp_path, page, suffix):
     response = client.get(f"/class/{unknown}{suffix}?lang=en")
     assert response.status_code == 404
     assert str(escape(text("class.error.unknown-room", "en"))) in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_one_address_keeps_only_so_many_live_rooms(tmp_path, lang):
+    app = make_app(tmp_path, CLASS_ADDRESS_ROOMS=2, CLASS_ROOM_TTL=600)
+    prankster = app.test_client()
+    for _ in range(2):
+        open_room(prankster)
+    refused = prankster.post(f"/class/new?lang={lang}")
+    assert refused.status_code == 429
+    seconds = int(refused.headers["Retry-After"])
+    assert 590 <= seconds <= 601
+    page = refused.get_data(as_text=True)
+    words = text("class.error.too-many-rooms.address", lang, {"max": 2, "minutes": 10})
+    assert str(escape(words)) in page and '<form method="post"' in page
+    # a teacher elsewhere opens rooms as before
+    elsewhere = app.test_client()
+    elsewhere.environ_base["REMOTE_ADDR"] = "10.0.0.5"
+    open_room(elsewhere)
+
+
+def test_the_server_keeps_only_so_many_live_rooms(tmp_path):
+    app = make_app(tmp_path, CLASS_ROOMS=2)
+    for address in ("10.0.0.1", "10.0.0.2"):
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = address
+        open_room(client)
+    late = app.test_client()
+    late.environ_base["REMOTE_ADDR"] = "10.0.0.3"
+    refused = late.post("/class/new?lang=en")
+    assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
+    assert text("class.error.too-many-rooms.server", "en", {"max": 2, "minutes": 120}) in (
+        refused.get_data(as_text=True)
+    )
