@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import delete, insert, or_, select, update
 
 from ..db import db
 from ..stream.timeline import state_from_json, state_to_json
@@ -110,12 +110,20 @@ def claim_sent(code: str, gen: int, upto: int) -> int:
 
 
 def save_checkpoints(code: str, gen: int, states, spacing: int) -> None:
-    """Store the search's new checkpoints; drop those the thinned spacing no longer keeps."""
-    for state in states:
-        db.session.merge(
-            ClassCheckpoint(
-                code=code, gen=gen, idx=state.index, data=json.dumps(state_to_json(state))
-            )
+    """Store the search's new checkpoints (those its spacing still keeps: a long slice may
+    have thinned some of them already); drop those the thinned spacing no longer keeps."""
+    kept = [state for state in states if state.index % spacing == 0]
+    if kept:
+        indexes = [state.index for state in kept]
+        where = (ClassCheckpoint.code == code, ClassCheckpoint.gen == gen)
+        # a takeover may store again what its owner had: replaced, in one statement each
+        db.session.execute(delete(ClassCheckpoint).where(*where, ClassCheckpoint.idx.in_(indexes)))
+        db.session.execute(
+            insert(ClassCheckpoint),
+            [
+                {"code": code, "gen": gen, "idx": state.index, "data": _dumps(state)}
+                for state in kept
+            ],
         )
     db.session.execute(
         delete(ClassCheckpoint).where(
@@ -125,6 +133,10 @@ def save_checkpoints(code: str, gen: int, states, spacing: int) -> None:
         )
     )
     db.session.commit()
+
+
+def _dumps(state) -> str:
+    return json.dumps(state_to_json(state), separators=(",", ":"))
 
 
 def load_checkpoints(code: str, gen: int) -> list:
