@@ -215,3 +215,25 @@ def test_a_run_waits_for_its_budget_instead_of_failing_and_stops_when_told():
     searches.budget.charge("a", 100)
     stop.set()
     assert searches.compute("a", lambda: "never", stop) is None
+
+
+def test_an_attempt_in_the_background_takes_a_slot_or_is_refused_at_once():
+    """A class room's feed: one slice now, in a slot and charged, or the next tick tries."""
+    searches = Searches(SearchBudget(10, 1), SearchSlots(1, wait=30, queue=0))
+    assert searches.attempt("a", lambda: "slice", 0) == "slice"
+    assert searches.slots.running() == 0 and searches.searches == 1
+    with searches.slots.hold("b", 0), pytest.raises(Busy):
+        searches.attempt("a", lambda: "slice", 0.01)  # no slot came in time
+    searches.slots.acquire("b", 0)
+    results = []
+    waiting = threading.Thread(target=lambda: results.append(searches.attempt("a", str, 30)))
+    waiting.start()  # it waits its turn, though the queue has no room for requests
+    assert wait_until(lambda: len(searches.slots._waiting) == 1, 5)
+    searches.slots.release("b")
+    waiting.join(5)
+    assert results == [""]
+    searches.budget.charge("a", 100)
+    ran = []
+    with pytest.raises(OverBudget):
+        searches.attempt("a", lambda: ran.append(1), 0)
+    assert ran == [] and searches.attempt("b", lambda: "slice", 0) == "slice"

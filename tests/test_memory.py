@@ -47,6 +47,24 @@ def test_a_forgotten_item_frees_its_bytes_once():
     assert budget.used() == 0 and budget.used("a") == 0
 
 
+def test_pinned_things_count_but_push_kept_ones_out_instead_of_going():
+    budget = MemoryBudget(per_address=100, total=200)
+    freed: list = []
+    old = keep(budget, "a", 50, freed)
+    keep(budget, "b", 90, freed)
+    room, evicted = budget.pin("a", 30)  # a class room's timeline, in use
+    assert evicted == [] and budget.used("a") == 80
+    budget.evict(budget.resize(room, 60))  # it grew: a's kept run makes way
+    assert freed == [("a", 50)] and budget.used("a") == 60 and not budget.forget(old)
+    budget.evict(budget.resize(room, 150))  # over a's share alone: nothing of it is evicted
+    assert budget.used("a") == 150 and not budget.has_room("a") and budget.has_room("b")
+    assert freed == [("a", 50), ("b", 90)]  # the whole server's limit took b's kept run
+    budget.evict(budget.pin("c", 10)[1])
+    assert budget.used() == 160  # pinned things alone: nothing left to evict
+    assert budget.forget(room) and budget.used() == 10 and budget.has_room("a")
+    assert budget.resize(room, 500) == [] and budget.used() == 10  # forgotten: not counted again
+
+
 def test_released_memory_is_trimmed_once_enough_was_freed(monkeypatch):
     calls = []
     monkeypatch.setattr(memory, "_malloc_trim", lambda pad: calls.append(pad) or 1)

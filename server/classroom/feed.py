@@ -18,6 +18,14 @@ queue, to members on every process), paced as server/classroom/pacing.py says:
   school Wi-Fi should not have to receive them);
 * ``state`` once the search has ended, so everyone knows the end.
 
+The owner's search is one of the server's searches: each slice takes a search slot
+and is charged to the search budget of the client address that opened the room
+(server/limits/budget.py), and its timeline is pinned in the memory budget under that
+address (server/limits/memory.py), so rooms opened from one address share that
+address's CPU and memory with its other searches.  A slice that gets no slot, or whose
+address is out of search time or memory, waits for the next tick: the class waits,
+the server does not.
+
 The others watch the lease and take the search over when the owner is gone: they
 resume it from the stored checkpoints, and the class goes on from the same index.
 Any process answers a member's ``sync`` (a late joiner, a reconnect) from the owner's
@@ -34,6 +42,8 @@ import threading
 import time
 
 from ..db import is_busy
+from ..limits.budget import Refused
+from ..limits.memory import Kept
 from ..stream.timeline import SNAPSHOT_TAIL, Timeline
 from . import clock, lease, quiz, rooms
 from .messages import ClassError
@@ -46,6 +56,7 @@ PLAY_TICK = 0.25  # the owner's pace while the class plays (the feed leads by 2 
 FAST_TICK = 0.2  # keyframes: five a second
 IDLE_TICK = 0.25  # paused: how soon a control from another process is noticed
 SLICE_SECONDS = 0.1  # computing done between two ticks
+SLOT_WAIT = 0.1  # how long a slice waits for a search slot before the next tick tries
 KEYFRAME_DELAY = 0.4  # a run to the end shorter than this sends only where it ended
 FEED_BATCH = 1_000  # events per feed message at most
 REPORT_EVERY = 1.0  # seconds between progress records while streaming
@@ -75,6 +86,10 @@ class RoomFeed:
         self.timeline: Timeline | None = None  # the owner's, for ``gen``
         self.gen: int | None = None
         self.settings: dict | None = None
+        self.address = ""  # who opened the room: who pays for its search
+        self._pinned: Kept | None = None  # the owner's timeline in the memory budget
+        self._replica_pinned: Kept | None = None
+        self._held_back = False  # this tick's slice had to wait (no slot, time or memory)
         self.sent: int | None = None  # the feed's next index (None: a snapshot comes first)
         self._claimed = (None, 0)  # (gen, upto): the class's high-water mark claimed here
         self._fast_since: float | None = None  # when the current fast play began
@@ -143,6 +158,9 @@ class RoomFeed:
         for timeline in (self.timeline, self._replica):
             if timeline is not None:
                 timeline.close()
+        self._pinned = self._pin(self._pinned, None)
+        with self._replica_lock:
+            self._replica_pinned = self._pin(self._replica_pinned, None)
 
     # -- one tick ----------------------------------------------------------------------------
     def _tick(self) -> float:
@@ -163,6 +181,12 @@ class RoomFeed:
             return WATCH_EVERY
         if room.gen <= 1:  # nothing shown yet
             return IDLE_TICK
+        self.address = room.address or ""
+        self._held_back = False
+        delay = self._show(room, at)
+        return max(delay, IDLE_TICK) if self._held_back else delay
+
+    def _show(self, room, at: float) -> float:
         timeline = self._timeline_for(room)
         playing_on = room.held_at is not None and room.playing  # on to a question
         if playing_on and clock.stop_at_hold(self.code, room.gen, at):
@@ -179,6 +203,7 @@ class RoomFeed:
                 self.timeline.close()
             states = lease.load_checkpoints(room.code, room.gen)  # a takeover resumes
             self.timeline = Timeline(clock.demo_of(room), states)
+            self._pinned = self._pin(self._pinned, self.timeline)
             self.gen = room.gen
             self.settings = clock.settings_of(room)
             self.sent = None
@@ -194,7 +219,7 @@ class RoomFeed:
             want = min(want, held)
         # paused, the search stays ahead of what the class was sent: a question is ready
         computed_from = target if state["playing"] else max(target, self.sent or 0)
-        self._save(timeline.extend(computed_from + lookahead(state), seconds=SLICE_SECONDS))
+        self._extend(timeline, computed_from + lookahead(state))
         self._report(timeline, state)
         if timeline.frontier < target and timeline.end is None:
             # still computing towards a far index: show how far it got now and then
@@ -237,16 +262,54 @@ class RoomFeed:
         """
         self._fast_play()
         run_to_end = state["speed"] is None
-        self._save(
-            timeline.extend(RUN_TO_END if run_to_end else state["index"], seconds=SLICE_SECONDS)
-        )
-        self._report(timeline, state, every=0.0 if run_to_end else REPORT_EVERY)
+        self._extend(timeline, RUN_TO_END if run_to_end else state["index"])
+        self._report(timeline, state, every=FAST_TICK if run_to_end else REPORT_EVERY)
         index = timeline.frontier if run_to_end else min(state["index"], timeline.frontier)
         ended = timeline.end is not None and index == timeline.end["total"]
         self._keyframe_if_due(timeline, index, ended=ended)
         if run_to_end and timeline.end is None:
             return 0.0  # computing to the end: no rest between slices (keyframes stay 5/s)
         return FAST_TICK
+
+    def _extend(self, timeline: Timeline, upto: int) -> None:
+        """One slice of the search towards ``upto``, its checkpoints stored: as a search of
+        the room's opener (a slot, its budget and memory), or ``_held_back`` to wait."""
+        if timeline.end is None and timeline.frontier < upto:
+            self._held_back = not self._slice(timeline, upto)
+        self._save([])  # what a quiz question's search made meanwhile, if nothing else did
+
+    def _slice(self, timeline: Timeline, upto: int) -> bool:
+        memory, searches = self.hub.memory, self.hub.searches
+        if memory is not None and not memory.has_room(self.address):
+            return False  # the opener's rooms fill its share: they stop growing
+
+        def work() -> None:  # storing the checkpoints is part of the search's cost
+            self._save(timeline.extend(upto, seconds=SLICE_SECONDS))
+
+        try:
+            if searches is None:
+                work()
+            else:
+                searches.attempt(self.address, work, SLOT_WAIT)
+        except Refused:
+            return False
+        self._pinned = self._pin(self._pinned, timeline)
+        return True
+
+    def _pin(self, pinned: Kept | None, timeline: Timeline | None) -> Kept | None:
+        """Count ``timeline`` (None: nothing any more) in the memory budget."""
+        memory = self.hub.memory
+        if memory is None:
+            return None
+        if timeline is None:
+            memory.forget(pinned)
+            return None
+        if pinned is None:
+            pinned, evicted = memory.pin(self.address, timeline.nbytes)
+        else:
+            evicted = memory.resize(pinned, timeline.nbytes)
+        memory.evict(evicted)
+        return pinned
 
     def _fast_play(self) -> None:
         """Members are shown keyframes from now on (the feed restarts with a snapshot)."""
@@ -384,4 +447,6 @@ class RoomFeed:
                     self._replica, self._replica_gen = replica, room.gen
             latest = replica.latest_checkpoint
             replica.extend(min(upto, max(room.frontier, latest + 2 * replica.spacing)))
+            self.address = room.address or ""
+            self._replica_pinned = self._pin(self._replica_pinned, replica)
             return replica

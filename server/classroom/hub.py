@@ -38,7 +38,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..limits.bucket import TokenBucket
+from ..limits.budget import Searches
 from ..limits.gate import FairGate, GateBusy
+from ..limits.memory import MemoryBudget
 from . import clock, rooms
 from .feed import RoomFeed
 from .messages import ClassError
@@ -128,6 +130,8 @@ class Hub:
     heartbeat: float
     seats: Seats = field(default_factory=Seats)
     handler_slots: int = 4
+    searches: Searches | None = None  # the process's search slots and budgets: feeds take them
+    memory: MemoryBudget | None = None  # where the feeds' timelines are counted
 
     def __post_init__(self) -> None:
         # who holds a room's lease: unique per process, readable in the database

@@ -176,15 +176,17 @@ SETTINGS: tuple[Setting, ...] = (
         "TIMELINE_MEMORY_PER_ADDRESS",
         64,
         whole(0, 1_000_000),
-        "megabytes of ended /watch runs (their timelines, for a seek back) one client address"
-        " keeps; beyond it its oldest are dropped (a seek into one computes it again)",
+        "megabytes of search timelines one client address holds: its ended /watch runs (kept"
+        " for a seek back; beyond it the oldest are dropped, a seek into one computes it again)"
+        " and the demos of the class rooms it opened (in use: beyond it their searches wait)",
         "per process",
     ),
     Setting(
         "TIMELINE_MEMORY",
         192,
         whole(0, 1_000_000),
-        "megabytes of ended /watch runs the whole process keeps, the oldest dropped first",
+        "megabytes of search timelines the whole process holds: ended /watch runs are dropped,"
+        " the oldest first, beyond it (class rooms' demos in use push them out)",
         "per process",
     ),
     Setting(

@@ -283,12 +283,13 @@ class Searches:
             raise Busy(slots.wait)
 
     @contextmanager
-    def search(self, address: str, wait: float | None = None) -> Iterator[None]:
-        """One search for ``address``: admitted by its budget, in a slot, charged."""
+    def search(self, address: str, wait: float | None = None, *, counted=True) -> Iterator[None]:
+        """One search for ``address``: admitted by its budget, in a slot, charged.
+        (``counted``: see :meth:`SearchSlots.acquire`.)"""
         if self.budget is not None:
             self.budget.check(address)
         if self.slots is not None:
-            self.slots.acquire(address, wait)
+            self.slots.acquire(address, wait, counted=counted)
         began = time.thread_time()
         try:
             yield
@@ -305,30 +306,24 @@ class Searches:
             self.searches += 1
             self.seconds += used
 
+    def attempt(self, address: str, work: Callable[[], T], wait: float) -> T:
+        """``work()`` as one search of ``address`` if a slot comes within ``wait``
+        seconds: the background's way in (a /watch run's task, a class room's feed),
+        taking turns with requests but never filling their queue.  Refused otherwise."""
+        with self.search(address, wait, counted=False):
+            return work()
+
     def compute(self, address: str, work: Callable[[], T], stop: threading.Event) -> T | None:
         """``work()`` as one search of ``address``, waiting (not refused) for the budget
         and a slot; None, without running it, once ``stop`` is set meanwhile."""
-        while True:
-            if stop.is_set():
-                return None
-            if self.budget is not None:
-                try:
-                    self.budget.check(address)
-                except OverBudget as err:
-                    stop.wait(min(err.retry_after, 1.0))
-                    continue
-            if self.slots is not None:
-                try:
-                    self.slots.acquire(address, RUN_WAIT, counted=False)
-                except Busy:  # waited RUN_WAIT: look at the stop, then wait again
-                    continue
-            began = time.thread_time()
+        while not stop.is_set():
             try:
-                return work()
-            finally:
-                if self.slots is not None:
-                    self.slots.release(address)
-                self._charge(address, time.thread_time() - began)
+                return self.attempt(address, work, RUN_WAIT)
+            except OverBudget as err:
+                stop.wait(min(err.retry_after, 1.0))
+            except Busy:  # waited RUN_WAIT: look at the stop, then wait again
+                continue
+        return None
 
 
 def default_slots(engine: str) -> int:

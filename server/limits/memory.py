@@ -1,14 +1,22 @@
 """A memory budget for what the server keeps only to be quick: kept search timelines.
 
 A finished /watch run keeps its timeline so its viewer can seek back into it
-(server/stream/runs.py), and a class room keeps its demo's (server/classroom/feed.py).
-Such a thing is *kept*, not needed: dropping it costs a recomputation later, never an
-answer.  Each kept thing is registered here with its owner's client address and its
-size (an estimate, :attr:`server.stream.timeline.Timeline.nbytes`); when an address
-keeps more than ``per_address`` bytes, or everybody together more than ``total``,
-the least recently used are evicted (their ``evict`` callback frees them) until both
-fit again.  So one address cannot fill the server's memory, and the whole server
-keeps at most ``total`` bytes of them however many connections come.
+(server/stream/runs.py).  Such a thing is *kept*, not needed: dropping it costs a
+recomputation later, never an answer.  Each kept thing is registered here with its
+owner's client address and its size (an estimate,
+:attr:`server.stream.timeline.Timeline.nbytes`); when an address keeps more than
+``per_address`` bytes, or everybody together more than ``total``, the least recently
+used are evicted (their ``evict`` callback frees them) until both fit again.  So one
+address cannot fill the server's memory, and the whole server keeps at most ``total``
+bytes of them however many connections come.
+
+A class room's demo is *in use* while the room has members here
+(server/classroom/feed.py): its timeline is *pinned* (:meth:`MemoryBudget.pin`), counted
+against the address that opened the room and the total like a kept thing, but never
+evicted.  Pinned bytes push kept ones out instead, and an address whose pinned bytes
+alone fill its share has no room (:meth:`MemoryBudget.has_room`): its rooms' searches
+wait rather than grow.  The number of rooms is capped too (server/classroom/rooms.py),
+so pinned memory is bounded however the rooms are used.
 
 Freed memory goes back to the system: CPython and glibc's malloc keep freed blocks
 for reuse, so after a large release (a crowd of connections gone) :func:`trim_heap`
@@ -37,11 +45,15 @@ TRIM_DELAY = 1.0  # seconds: releases that come together are trimmed once
 
 @dataclass(eq=False)
 class Kept:
-    """One kept thing: whose it is, how big, and how to free it."""
+    """One kept thing: whose it is, how big, and how to free it (None: pinned)."""
 
     address: str
     nbytes: int
-    evict: Callable[[], None]
+    evict: Callable[[], None] | None
+
+    @property
+    def pinned(self) -> bool:
+        return self.evict is None
 
 
 class MemoryBudget:
@@ -53,18 +65,41 @@ class MemoryBudget:
         self._lock = threading.Lock()
         self._kept: OrderedDict[Kept, None] = OrderedDict()  # least recently used first
         self._by_address: dict[str, int] = {}
+        self._pinned_by_address: dict[str, int] = {}
         self._used = 0
 
     def keep(self, address: str, nbytes: int, evict: Callable[[], None]) -> tuple[Kept, list[Kept]]:
         """Register a kept thing (the most recently used): it, and the things to evict
         (maybe it) so the limits hold again.  The caller runs :meth:`evict` on those once
         it holds no lock of its own (the callbacks may take them)."""
-        item = Kept(address, max(0, int(nbytes)), evict)
+        return self._add(Kept(address, max(0, int(nbytes)), evict))
+
+    def pin(self, address: str, nbytes: int) -> tuple[Kept, list[Kept]]:
+        """Register a thing in use: counted, never evicted; the kept things to evict."""
+        return self._add(Kept(address, max(0, int(nbytes)), None))
+
+    def resize(self, item: Kept, nbytes: int) -> list[Kept]:
+        """``item`` (still registered) is now ``nbytes``; the kept things to evict."""
+        nbytes = max(0, int(nbytes))
+        with self._lock:
+            if item not in self._kept:
+                return []
+            self._count(item, -1)
+            item.nbytes = nbytes
+            self._count(item, +1)
+            return self._over_limits(item.address)
+
+    def has_room(self, address: str) -> bool:
+        """Whether ``address``'s pinned things leave room in its share (they may grow)."""
+        with self._lock:
+            pinned = self._pinned_by_address.get(address, 0)
+        return self.per_address is None or pinned < self.per_address
+
+    def _add(self, item: Kept) -> tuple[Kept, list[Kept]]:
         with self._lock:
             self._kept[item] = None
-            self._by_address[address] = self._by_address.get(address, 0) + item.nbytes
-            self._used += item.nbytes
-            return item, self._over_limits(address)
+            self._count(item, +1)
+            return item, self._over_limits(item.address)
 
     def touch(self, item: Kept) -> None:
         """``item`` was used: the last to be evicted."""
@@ -94,24 +129,30 @@ class MemoryBudget:
     # -- inside the lock --------------------------------------------------------------------
     def _remove(self, item: Kept) -> None:
         del self._kept[item]
-        left = self._by_address[item.address] - item.nbytes
-        if left:
-            self._by_address[item.address] = left
-        else:
-            del self._by_address[item.address]
-        self._used -= item.nbytes
+        self._count(item, -1)
+
+    def _count(self, item: Kept, step: int) -> None:
+        counters = (self._by_address, self._pinned_by_address)
+        for counter in counters if item.pinned else counters[:1]:
+            left = counter.get(item.address, 0) + step * item.nbytes
+            if left:
+                counter[item.address] = left
+            else:
+                counter.pop(item.address, None)
+        self._used += step * item.nbytes
 
     def _over_limits(self, address: str) -> list[Kept]:
         evicted = []
         if self.per_address is not None:
-            for item in [k for k in self._kept if k.address == address]:
+            for item in [k for k in self._kept if k.address == address and not k.pinned]:
                 if self._by_address.get(address, 0) <= self.per_address:
                     break
                 self._remove(item)
                 evicted.append(item)
-        if self.total is not None:
-            while self._used > self.total and self._kept:
-                item = next(iter(self._kept))
+        if self.total is not None and self._used > self.total:
+            for item in [k for k in self._kept if not k.pinned]:
+                if self._used <= self.total:
+                    break
                 self._remove(item)
                 evicted.append(item)
         return evicted

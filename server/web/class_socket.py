@@ -33,7 +33,7 @@ from ..classroom.puzzle_messages import ClearAttemptsMessage, SolvedMessage, Sol
 from ..classroom.room_messages import JoinMessage, SyncMessage
 from ..db import db, is_busy
 from ..i18n import request_lang
-from . import class_quiz
+from . import budgets, class_quiz
 from .class_room import (
     EXTENSION,
     address,
@@ -78,6 +78,9 @@ def init_app(app: Flask) -> None:
             per_address_in_room=config["CLASS_ADDRESS_ROOM_SEATS"],
             teacher_pages=config["CLASS_TEACHER_PAGES"],
         ),
+        handler_slots=config["CLASS_HANDLER_SLOTS"],
+        searches=budgets.searches(app),
+        memory=budgets.memory(app),
     )
 
 

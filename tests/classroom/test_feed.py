@@ -17,9 +17,11 @@ import pytest
 
 from server.app import create_app
 from server.classroom import clock, lease, quiz, rooms
-from server.classroom.feed import RoomFeed, where_the_class_is
+from server.classroom.feed import IDLE_TICK, RoomFeed, where_the_class_is
 from server.classroom.models import ClassRoom
 from server.db import db
+from server.limits.budget import SearchBudget, Searches, SearchSlots
+from server.limits.memory import MB, MemoryBudget
 from server.stream.timeline import SNAPSHOT_TAIL
 from tests.support.follower import (
     SIX_BY_SIX,
@@ -30,16 +32,19 @@ from tests.support.follower import (
     reference,
 )
 
+BIG = {**SIX_BY_SIX, "rows": 30, "cols": 30, "start": [0, 0], "algorithm": "seed"}  # long
 FIVE_BY_FIVE = {**SIX_BY_SIX, "rows": 5, "cols": 5, "start": [4, 0]}  # 57 events to its end
 
 
 class Room:
     """One process's side of a room: what its feed broadcasts (in order), and its hub."""
 
-    def __init__(self, process: str) -> None:
+    def __init__(self, process: str, searches=None, memory=None) -> None:
         self.process = process
         self.ttl = rooms.DEFAULT_TTL
         self.sent: list[tuple[str, dict | None]] = []
+        self.searches = searches  # the process's search slots and budgets (None: unlimited)
+        self.memory = memory  # its memory budget (None: nothing counted)
 
     def start_task(self, fn, *args):  # the test ticks the feed itself
         return None
@@ -54,9 +59,9 @@ class Room:
         self.sent.append(("state", clock.public_state(rooms.find_room(code), rooms.now())))
 
 
-def demo(settings: dict) -> tuple[str, int]:
+def demo(settings: dict, address: str | None = None) -> tuple[str, int]:
     """A room showing ``settings``, paused at 0: (its code, the demo's generation)."""
-    opened = rooms.open_room()
+    opened = rooms.open_room(address=address)
     room = rooms.find_room(opened.code)
     clock.set_settings(room, {**settings, "seq": 1}, rooms.now())
     return room.code, room.gen
@@ -102,8 +107,8 @@ def stands_at(position: Position | None, index: int, settings: dict = SIX_BY_SIX
 def feeds(ctx):
     made: list[RoomFeed] = []
 
-    def make(code: str, process: str = "a") -> tuple[RoomFeed, Room]:
-        hub = Room(process)
+    def make(code: str, process: str = "a", **limits) -> tuple[RoomFeed, Room]:
+        hub = Room(process, **limits)
         feed = RoomFeed(hub, code)
         made.append(feed)
         return feed, hub
@@ -330,3 +335,85 @@ def test_a_snapshot_read_as_a_question_is_asked_elsewhere_stops_at_the_question(
     assert k < 450 and snapshot["index"] == k
     assert snapshot["at"] + snapshot["count"] == k
     assert stands_at(Position(snapshot, False), k)
+
+
+# -- the room's search is one of the server's searches ------------------------------------------
+TEACHER, PRANKSTER = "10.0.0.5", "10.0.0.66"
+
+
+def run_to_the_end(code: str) -> None:
+    control(code, 0, playing=True, speed=None)
+
+
+def test_a_room_search_takes_a_search_slot_and_waits_for_one(feeds):
+    slots = SearchSlots(1, wait=0.1)
+    code, _gen = demo(SIX_BY_SIX, address=TEACHER)
+    feed, _hub = feeds(code, searches=Searches(None, slots))
+    feed._tick()  # paused at 0: a little computed ahead
+    run_to_the_end(code)
+    frontier = feed.timeline.frontier
+    with slots.hold("somebody else"):  # the one core is searching for another address
+        assert feed._tick() >= IDLE_TICK  # the slice waited, then gave the tick up
+        assert feed.timeline.frontier == frontier
+    feed._tick()
+    assert feed.timeline.frontier > frontier and slots.running() == 0  # a slot, given back
+    assert slots._turns == {}  # nobody waits: the turns are forgotten...
+    with slots.hold(TEACHER):  # ...and the slot was the opener's: it may hold only one
+        frontier = feed.timeline.frontier
+        feed._tick()
+        assert feed.timeline.frontier == frontier
+
+
+def test_a_room_search_is_charged_to_the_address_that_opened_it(feeds):
+    budget = SearchBudget(burst=5.0, refill=0.01)
+    searches = Searches(budget, None)
+    prank, _ = demo(BIG, address=PRANKSTER)
+    class_, _ = demo(BIG, address=TEACHER)
+    pranks, _hub = feeds(prank, searches=searches)
+    lesson, _hub = feeds(class_, process="b", searches=searches)
+    for code, feed in ((prank, pranks), (class_, lesson)):
+        feed._tick()
+        run_to_the_end(code)
+    prankster, teacher = budget.level(PRANKSTER), budget.level(TEACHER)
+    pranks._tick()
+    assert budget.level(PRANKSTER) < prankster - 0.01  # its slice, charged to its opener
+    assert budget.level(TEACHER) >= teacher  # not to anybody else
+    budget.charge(PRANKSTER, 10.0)  # its searches used its time: its rooms wait
+    frontier = pranks.timeline.frontier
+    assert pranks._tick() >= IDLE_TICK and pranks.timeline.frontier == frontier
+    lesson._tick()  # another address's room goes on
+    assert lesson.timeline.frontier > 0
+
+
+def test_a_room_timeline_is_counted_against_its_opener_memory(feeds):
+    memory = MemoryBudget(per_address=4 * MB, total=64 * MB)
+    evicted = []
+    memory.keep(TEACHER, 3 * MB, lambda: evicted.append("a finished /watch run"))
+    code, _gen = demo(BIG, address=TEACHER)
+    feed, _hub = feeds(code, memory=memory)
+    feed._tick()
+    run_to_the_end(code)
+    tick_until(feed, lambda: feed.timeline.nbytes > MB)
+    assert memory.used(TEACHER) == feed.timeline.nbytes  # pinned: the kept run made way
+    assert evicted == ["a finished /watch run"]
+    feed._retire()
+    assert memory.used(TEACHER) == 0 and memory.used() == 0
+
+
+def test_rooms_that_fill_their_opener_memory_stop_growing(feeds):
+    memory = MemoryBudget(per_address=MB, total=64 * MB)
+    code, _gen = demo(BIG, address=PRANKSTER)
+    feed, _hub = feeds(code, memory=memory)
+    feed._tick()
+    run_to_the_end(code)
+    tick_until(feed, lambda: not memory.has_room(PRANKSTER))
+    frontier, held = feed.timeline.frontier, memory.used(PRANKSTER)
+    for _ in range(3):
+        assert feed._tick() >= IDLE_TICK
+    assert feed.timeline.frontier == frontier and memory.used(PRANKSTER) == held
+    other, _gen = demo(BIG, address=TEACHER)
+    lesson, _hub = feeds(other, process="b", memory=memory)
+    lesson._tick()
+    run_to_the_end(other)
+    lesson._tick()
+    assert lesson.timeline.frontier > 0  # another address's rooms are not held back

@@ -595,3 +595,16 @@ def test_a_student_gives_one_name_for_the_quiz_and_the_puzzle(live, members):
     carol, _ = student_of(members, opened.code)
     assert carol.call("solve", {"name": "alice"})["error"]["code"] == "name-taken"
     assert teacher.call("solve", {})["error"]["code"] == "not-student"
+
+
+def test_the_hub_takes_the_settings_and_the_apps_budgets(tmp_path):
+    """The class's handlers take CLASS_HANDLER_SLOTS turns, and the room feeds search on the
+    same slots and memory budget as every other search of the process."""
+    from server.web import budgets
+
+    app = create_app(
+        {"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance"), "CLASS_HANDLER_SLOTS": 2}
+    )
+    the_hub = hub(app)
+    assert the_hub.gate.slots == 2
+    assert the_hub.searches is budgets.searches(app) and the_hub.memory is budgets.memory(app)
