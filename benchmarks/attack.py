@@ -26,7 +26,10 @@ The attacks (numbers of the issue's list):
 5. ``cpu``: 8 loops of CPU-heavy requests (worksheet and picture of a hard puzzle; hint,
    move and undo on a hard game; a /watch run restarted again and again);
 6. ``handshakes``: 10,000 Engine.IO long-polling handshakes;
-7. ``quiz-flood``: 1,000 ``quiz_enter`` from 100 connections (taking names).
+7. ``quiz-flood``: 1,000 ``quiz_enter`` from 100 connections (taking names);
+8. ``room-flood``: rooms opened until refused (a fresh teacher device each), each joined
+   by its teacher playing a 30x30 closed ``seed`` search to its end (the issue's item 2:
+   rooms count against the address's and the server's limits).
 
 Every client has timeouts, the attacker runs in a process of its own (killed if it does
 not stop), and every server is stopped at the end: a run never hangs.  An attack that
@@ -508,6 +511,76 @@ def attack_quiz_flood(url, code, source, stop, stats, connections=100, total=100
     swarm.run([entrant] * connections, join=15)
 
 
+ROOM_FLOOD_DEMO = {
+    "rows": 30,
+    "cols": 30,
+    "start": [0, 0],
+    "algorithm": "seed",
+    "closed": True,
+    "pruning": False,
+}
+
+
+def open_room_as_a_new_device(url: str, source: str | None) -> tuple[int, str, str]:
+    """``GET /class/new`` (a fresh teacher-device cookie), then ``POST`` it: (status, code,
+    token), the code and token empty when refused."""
+    conn = http_connection(url, source)
+    try:
+        conn.request("GET", "/class/new")
+        page = conn.getresponse()
+        page.read()
+        cookie = (page.getheader("Set-Cookie") or "").split(";")[0]
+        conn.request("POST", "/class/new", headers={"Content-Length": "0", "Cookie": cookie})
+        response = conn.getresponse()
+        response.read()
+        if response.status != 303:
+            return response.status, "", ""
+        path, token = response.getheader("Location").split("#token=")
+        return 303, path.split("/")[2], token
+    finally:
+        conn.close()
+
+
+def attack_room_flood(url, code, source, stop, stats, openers=8):
+    """Rooms opened until refused, each with its teacher running a 30x30 search to its end."""
+    swarm = Swarm(url, source, stop, stats)
+    teachers: list[RawClient] = []
+    lock = threading.Lock()
+
+    def opener():
+        while not stop.is_set():
+            try:
+                status, room, token = open_room_as_a_new_device(url, source)
+            except Exception:
+                stats.add("open failed")
+                stop.wait(0.5)
+                continue
+            if status != 303:
+                stats.add(f"open refused {status}")
+                stop.wait(1.0)
+                continue
+            stats.add("rooms opened")
+            teacher = swarm.client("/class")
+            if teacher is None:
+                continue
+            with lock:
+                teachers.append(teacher)
+            try:
+                ack = teacher.call("join", {"code": room, "token": token}, timeout=10) or {}
+                seq = ack["state"]["control_seq"] + 1
+                ack = teacher.call("settings", {**ROOM_FLOOD_DEMO, "seq": seq}, timeout=10) or {}
+                control = {"seq": seq + 1, "gen": ack["state"]["gen"], "index": 0}
+                ack = teacher.call("control", {**control, "playing": True, "speed": None}) or {}
+                stats.add("rooms running" if ack.get("ok") else "control refused")
+            except Exception:
+                stats.add("errors")
+
+    swarm.run([opener] * openers, join=15)
+    with lock:
+        for teacher in teachers:
+            teacher.close()
+
+
 @dataclass(frozen=True)
 class Attack:
     number: int
@@ -524,6 +597,7 @@ ATTACKS = [
     Attack(5, "cpu", attack_cpu, "8 loops: worksheet, png, hint/move/undo, /watch restarts"),
     Attack(6, "handshakes", attack_handshakes, "10,000 Engine.IO polling handshakes"),
     Attack(7, "quiz-flood", attack_quiz_flood, "1,000 quiz_enter, names taken"),
+    Attack(8, "room-flood", attack_room_flood, "rooms opened until refused, each 30x30 seed"),
 ]
 BY_NUMBER = {a.number: a for a in ATTACKS}
 
