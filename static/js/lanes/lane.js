@@ -5,6 +5,7 @@
 
 import { Board } from "../board/board.js";
 import { setHoles } from "../board/state.js";
+import { setProp } from "../core/dom.js";
 import { t } from "../core/i18n.js";
 import { nameOf } from "../core/squares.js";
 import { StackPanel } from "../stack/panel.js";
@@ -211,7 +212,7 @@ export class Lane {
     this.stats.show(player);
     this.chart.draw(player.pos);
     this.stackPanel?.draw({ fast });
-    this.historyNote.hidden = player.historyStart === player.origin;
+    setProp(this.historyNote, "hidden", player.historyStart === player.origin);
     if (text !== null && (!fast || now - this.narratedAt > NARRATE_MS || player.finished)) {
       this.say(text);
       this.narratedAt = now;

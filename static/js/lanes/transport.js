@@ -2,6 +2,7 @@
 // buttons and keys that drive playback (Space, → and ←, End), the speed slider and the
 // seek slider. What they do is the page's (`actions`); the bar only shows what it is told.
 
+import { setAttr, setData, setProp } from "../core/dom.js";
 import { t } from "../core/i18n.js";
 import { speedLabel, speedToStep, stepToSpeed } from "./speed.js";
 
@@ -63,19 +64,19 @@ export class Transport {
    */
   show({ playing, enabled, seek }) {
     for (const [action, on] of Object.entries(enabled)) {
-      if (this.buttons[action]) this.buttons[action].disabled = !on;
+      if (this.buttons[action]) setProp(this.buttons[action], "disabled", !on);
     }
     const play = this.buttons.play;
-    play.setAttribute("aria-pressed", String(playing));
-    play.dataset.playing = String(playing);
+    setAttr(play, "aria-pressed", playing);
+    setData(play, "playing", playing);
     const label = playing ? t("watch.ui.pause") : t("watch.ui.play");
-    play.setAttribute("aria-label", label);
-    play.title = label;
+    setAttr(play, "aria-label", label);
+    setProp(play, "title", label);
     const input = this.seekInput;
-    input.disabled = !seek;
+    setProp(input, "disabled", !seek);
     if (!seek) return;
-    input.min = seek.min;
-    input.max = seek.max;
-    if (document.activeElement !== input) input.value = seek.value;
+    setProp(input, "min", String(seek.min));
+    setProp(input, "max", String(seek.max));
+    if (document.activeElement !== input) setProp(input, "value", String(seek.value));
   }
 }

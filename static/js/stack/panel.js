@@ -5,6 +5,7 @@
 // is shown above the rows while playing slowly (a visible pop). Clicking a row selects its
 // frame (`onSelect(d)`, null when unselected); the page highlights it on the board.
 
+import { setProp } from "../core/dom.js";
 import { t } from "../core/i18n.js";
 import { nameOf } from "../core/squares.js";
 import { frameView } from "./state.js";
@@ -135,7 +136,7 @@ export class StackPanel {
     const after = this.stack.after;
     const show = !fast && after >= 0;
     const wasShown = !this.popped.hidden;
-    this.popped.hidden = !show;
+    setProp(this.popped, "hidden", !show);
     if (!show || this.popShown === this.stack.version) return;
     this.popShown = this.stack.version;
     const d = this.stack.depth; // the returned frame stood just above the innermost one

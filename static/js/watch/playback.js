@@ -4,6 +4,7 @@
 // sliders move the clock, or ask the server to stand where the page holds nothing (its
 // checkpoints, or the end it computes). Given its elements and lanes: no DOM here.
 
+import { setData } from "../core/dom.js";
 import { countPlayback, drawLanes, FrameLoop, followClock } from "../lanes/frame-loop.js";
 import { raceVerdict } from "../lanes/race.js";
 import { windowFor } from "../lanes/speed.js";
@@ -104,7 +105,7 @@ export class WatchPlayback {
     const player = current[0]?.player;
     const seekable = this.seekableLanes().length > 0;
     const seeking = current.some((lane) => lane.seeking);
-    this.page.dataset.seeking = String(seeking);
+    setData(this.page, "seeking", seeking);
     const back = current.some((l) => l.player.canStepBack || (seekable && l.player.pos > 0));
     this.transport.show({
       playing: this.clock.playing,
