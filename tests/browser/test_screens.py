@@ -285,6 +285,10 @@ def test_stack_panel(page, screens, size, lang):
     watch_sought(page, "&rows=6&cols=6&start=0,0&algorithm=seed", 60, lang)
     expect(page.locator("[data-side=a] [data-stat=shown]")).to_have_text("60")
     stack_box(page, screens, f"stack-{size}-{lang}")
+    # Warnsdorff: each candidate with its onward count
+    watch_sought(page, "&rows=6&cols=6&start=0,0&algorithm=warnsdorff", 12, lang)
+    expect(page.locator("[data-side=a] [data-stat=shown]")).to_have_text("12")
+    stack_box(page, screens, f"stack-warnsdorff-{size}-{lang}")
 
 
 def test_lesson(page, screens, size, lang):
