@@ -18,19 +18,14 @@ queue, to members on every process), paced as server/classroom/pacing.py says:
   school Wi-Fi should not have to receive them);
 * ``state`` once the search has ended, so everyone knows the end.
 
-The owner's search is one of the server's searches: each slice takes a search slot
-and is charged to the search budget of the client address that opened the room
-(server/limits/budget.py), and its timeline is pinned in the memory budget under that
-address (server/limits/memory.py), so rooms opened from one address share that
-address's CPU and memory with its other searches.  A slice that gets no slot, or whose
-address is out of search time or memory, waits for the next tick: the class waits,
-the server does not.
+The owner's search is one of the server's searches, paid for by the address that
+opened the room (:class:`~.room_budget.RoomBudget`): a slice that gets no search slot, or
+whose opener is out of search time or memory, waits for the next tick.
 
 The others watch the lease and take the search over when the owner is gone: they
 resume it from the stored checkpoints, and the class goes on from the same index.
 Any process answers a member's ``sync`` (a late joiner, a reconnect) from the owner's
-timeline or from a replica built on the stored checkpoints: bounded work, never a
-replay from event 0.
+timeline or from a :class:`~.replica.Replica` of it.
 
 No Flask here: the web layer passes ``emit``, ``start_task`` and ``in_context``.
 """
@@ -42,12 +37,12 @@ import threading
 import time
 
 from ..db import is_busy
-from ..limits.budget import Refused
-from ..limits.memory import Kept
 from ..stream.timeline import SNAPSHOT_TAIL, Timeline
 from . import clock, lease, quiz, rooms
 from .messages import ClassError
 from .pacing import end_total, lead, lookahead, streaming
+from .replica import Replica
+from .room_budget import RoomBudget
 
 LEASE_SECONDS = 3.0  # a lease not renewed for this long can be taken over
 RENEW_EVERY = 1.0
@@ -56,7 +51,6 @@ PLAY_TICK = 0.25  # the owner's pace while the class plays (the feed leads by 2 
 FAST_TICK = 0.2  # keyframes: five a second
 IDLE_TICK = 0.25  # paused: how soon a control from another process is noticed
 SLICE_SECONDS = 0.1  # computing done between two ticks
-SLOT_WAIT = 0.1  # how long a slice waits for a search slot before the next tick tries
 KEYFRAME_DELAY = 0.4  # a run to the end shorter than this sends only where it ended
 FEED_BATCH = 1_000  # events per feed message at most
 REPORT_EVERY = 1.0  # seconds between progress records while streaming
@@ -86,9 +80,7 @@ class RoomFeed:
         self.timeline: Timeline | None = None  # the owner's, for ``gen``
         self.gen: int | None = None
         self.settings: dict | None = None
-        self.address = ""  # who opened the room: who pays for its search
-        self._pinned: Kept | None = None  # the owner's timeline in the memory budget
-        self._replica_pinned: Kept | None = None
+        self.budget = RoomBudget(hub.searches, hub.memory)  # who pays for its search
         self._held_back = False  # this tick's slice had to wait (no slot, time or memory)
         self.sent: int | None = None  # the feed's next index (None: a snapshot comes first)
         self._claimed = (None, 0)  # (gen, upto): the class's high-water mark claimed here
@@ -97,9 +89,7 @@ class RoomFeed:
         self._keyframe_at = 0.0
         self._reported: tuple = ()
         self._reported_at = 0.0
-        self._replica: Timeline | None = None  # a non-owner's reads, for ``_replica_gen``
-        self._replica_gen: int | None = None
-        self._replica_lock = threading.Lock()
+        self.replica = Replica(self.budget)  # the reads while another process owns it
         self._unsaved: list = []  # (gen, checkpoint) the owner's timeline made outside a tick
         self._unsaved_lock = threading.Lock()
         self.finished = threading.Event()
@@ -155,12 +145,10 @@ class RoomFeed:
         if self.owner:
             lease.release(self.code, self.hub.process)
             self.owner = False
-        for timeline in (self.timeline, self._replica):
-            if timeline is not None:
-                timeline.close()
-        self._pinned = self._pin(self._pinned, None)
-        with self._replica_lock:
-            self._replica_pinned = self._pin(self._replica_pinned, None)
+        if self.timeline is not None:
+            self.timeline.close()
+        self.budget.count("owner", None)
+        self.replica.close()
 
     # -- one tick ----------------------------------------------------------------------------
     def _tick(self) -> float:
@@ -181,9 +169,10 @@ class RoomFeed:
             return WATCH_EVERY
         if room.gen <= 1:  # nothing shown yet
             return IDLE_TICK
-        self.address = room.address or ""
+        self.budget.address = room.address or ""
         self._held_back = False
         delay = self._show(room, at)
+        self.budget.count("owner", self.timeline)  # its size now, snapshots read included
         return max(delay, IDLE_TICK) if self._held_back else delay
 
     def _show(self, room, at: float) -> float:
@@ -203,7 +192,7 @@ class RoomFeed:
                 self.timeline.close()
             states = lease.load_checkpoints(room.code, room.gen)  # a takeover resumes
             self.timeline = Timeline(clock.demo_of(room), states)
-            self._pinned = self._pin(self._pinned, self.timeline)
+            self.budget.count("owner", self.timeline)
             self.gen = room.gen
             self.settings = clock.settings_of(room)
             self.sent = None
@@ -275,41 +264,8 @@ class RoomFeed:
         """One slice of the search towards ``upto``, its checkpoints stored: as a search of
         the room's opener (a slot, its budget and memory), or ``_held_back`` to wait."""
         if timeline.end is None and timeline.frontier < upto:
-            self._held_back = not self._slice(timeline, upto)
+            self._held_back = not self.budget.slice(timeline, upto, SLICE_SECONDS, self._save)
         self._save([])  # what a quiz question's search made meanwhile, if nothing else did
-
-    def _slice(self, timeline: Timeline, upto: int) -> bool:
-        memory, searches = self.hub.memory, self.hub.searches
-        if memory is not None and not memory.has_room(self.address):
-            return False  # the opener's rooms fill its share: they stop growing
-
-        def work() -> None:  # storing the checkpoints is part of the search's cost
-            self._save(timeline.extend(upto, seconds=SLICE_SECONDS))
-
-        try:
-            if searches is None:
-                work()
-            else:
-                searches.attempt(self.address, work, SLOT_WAIT)
-        except Refused:
-            return False
-        self._pinned = self._pin(self._pinned, timeline)
-        return True
-
-    def _pin(self, pinned: Kept | None, timeline: Timeline | None) -> Kept | None:
-        """Count ``timeline`` (None: nothing any more) in the memory budget."""
-        memory = self.hub.memory
-        if memory is None:
-            return None
-        if timeline is None:
-            memory.forget(pinned)
-            return None
-        if pinned is None:
-            pinned, evicted = memory.pin(self.address, timeline.nbytes)
-        else:
-            evicted = memory.resize(pinned, timeline.nbytes)
-        memory.evict(evicted)
-        return pinned
 
     def _fast_play(self) -> None:
         """Members are shown keyframes from now on (the feed restarts with a snapshot)."""
@@ -401,7 +357,7 @@ class RoomFeed:
         own eyes (:meth:`read` is what members get)."""
         timeline = self.timeline if self.owner and self.gen == room.gen else None
         if timeline is None:
-            timeline = self._replica_for(room, index + ahead)
+            timeline = self.replica.at(room, index + ahead)
         return timeline.snapshot(index, ahead=ahead)
 
     def find_question(self, room, start: int, seconds: float) -> quiz.Found:
@@ -414,7 +370,7 @@ class RoomFeed:
         What the owner's timeline computes here is stored by the feed's next tick.
         """
         owner = self.owner and self.gen == room.gen and self.timeline is not None
-        timeline = self.timeline if owner else self._replica_for(room, start)
+        timeline = self.timeline if owner else self.replica.at(room, start)
         counts = timeline.demo.counts
         window = 2 * timeline.board.rows * timeline.board.cols + 2
         for _attempt in range(3):
@@ -433,20 +389,3 @@ class RoomFeed:
                 break
             start = upto
         raise ClassError("cannot-ask", "class.error.cannot-ask.end")
-
-    def _replica_for(self, room, upto: int) -> Timeline:
-        """A timeline on the stored checkpoints, moved at most two spacings past the last."""
-        with self._replica_lock:
-            replica = self._replica if self._replica_gen == room.gen else None
-            if replica is None or upto > replica.frontier + replica.spacing:
-                states = lease.load_checkpoints(room.code, room.gen)
-                if replica is None or (states and states[-1].index > replica.frontier):
-                    if replica is not None:
-                        replica.close()
-                    replica = Timeline(clock.demo_of(room), states)
-                    self._replica, self._replica_gen = replica, room.gen
-            latest = replica.latest_checkpoint
-            replica.extend(min(upto, max(room.frontier, latest + 2 * replica.spacing)))
-            self.address = room.address or ""
-            self._replica_pinned = self._pin(self._replica_pinned, replica)
-            return replica
