@@ -264,6 +264,28 @@ def test_0006_gives_each_earlier_attempt_its_student_and_loses_none(tmp_path):
         assert names == {"g1": "ANN", "g2": "Zed", "g3": "Bea"}
 
 
+def student_with_an_entry(code: str) -> None:
+    """Student ``s1`` (Ann) in room ``code`` with attempt ``g1``, as rows of the 0006 schema
+    on (written in SQL: the models may be newer than the schema under test)."""
+    from sqlalchemy import text
+
+    db.session.execute(
+        text(
+            "INSERT INTO class_quiz_students (id, code, name, name_key, key_hash, joined_at)"
+            " VALUES ('s1', :code, 'Ann', 'ann', 'h1', 0)"
+        ),
+        {"code": code},
+    )
+    db.session.execute(
+        text(
+            "INSERT INTO class_entries (code, puzzle_seq, game_id, name, started_at,"
+            " student_id) VALUES (:code, 1, 'g1', 'Ann', 0, 's1')"
+        ),
+        {"code": code},
+    )
+    db.session.commit()
+
+
 def test_0007_keeps_every_student_and_entry_both_ways(tmp_path):
     """The address column goes in and out in place: a copied table would take the room's
     entries with it (their foreign key cascades), on the way up or down."""
@@ -275,21 +297,7 @@ def test_0007_keeps_every_student_and_entry_both_ways(tmp_path):
     with app.app_context():
         code = rooms.open_room().code
         _alembic("downgrade", "0006")
-        db.session.execute(
-            text(
-                "INSERT INTO class_quiz_students (id, code, name, name_key, key_hash, joined_at)"
-                " VALUES ('s1', :code, 'Ann', 'ann', 'h1', 0)"
-            ),
-            {"code": code},
-        )
-        db.session.execute(
-            text(
-                "INSERT INTO class_entries (code, puzzle_seq, game_id, name, started_at,"
-                " student_id) VALUES (:code, 1, 'g1', 'Ann', 0, 's1')"
-            ),
-            {"code": code},
-        )
-        db.session.commit()
+        student_with_an_entry(code)
         entries = "SELECT game_id, student_id FROM class_entries"
         assert upgrade_schema() == ("0006", head_revision())
         assert db.session.execute(text(entries)).all() == [("g1", "s1")]
@@ -312,21 +320,7 @@ def test_0008_keeps_every_room_and_what_belongs_to_it_both_ways(tmp_path):
     with app.app_context():
         code = rooms.open_room(address="10.0.0.7").code
         _alembic("downgrade", "0007")
-        db.session.execute(
-            text(
-                "INSERT INTO class_quiz_students (id, code, name, name_key, key_hash, joined_at)"
-                " VALUES ('s1', :code, 'Ann', 'ann', 'h1', 0)"
-            ),
-            {"code": code},
-        )
-        db.session.execute(
-            text(
-                "INSERT INTO class_entries (code, puzzle_seq, game_id, name, started_at,"
-                " student_id) VALUES (:code, 1, 'g1', 'Ann', 0, 's1')"
-            ),
-            {"code": code},
-        )
-        db.session.commit()
+        student_with_an_entry(code)
         belonging = (
             "SELECT r.code, s.id, e.game_id FROM class_rooms r"
             " JOIN class_quiz_students s ON s.code = r.code JOIN class_entries e ON e.code = r.code"
