@@ -8,6 +8,7 @@
 // first event it can step back to), data-path (depth and a hash of the path), data-nodes,
 // data-follow (waiting | catching-up | playing | to-the-end | paused | ended).
 
+import { setData, setProp } from "../core/dom.js";
 import { formatNumber, t } from "../core/i18n.js";
 import { drawLanes } from "../lanes/frame-loop.js";
 import { laneSettings } from "../lanes/setup.js";
@@ -76,9 +77,9 @@ export class Stage {
     }
     this.phase = phase;
     this.reveal();
-    this.page.dataset.gen = String(state?.gen ?? 0);
-    this.page.dataset.follow = phase;
-    this.page.dataset.target = String(follower.target(now));
+    setData(this.page, "gen", state?.gen ?? 0);
+    setData(this.page, "follow", phase);
+    setData(this.page, "target", follower.target(now));
     this._showProgress(now, phase);
     return phase;
   }
@@ -106,12 +107,12 @@ export class Stage {
   }
 
   _expose(player) {
-    const data = this.page.dataset;
-    data.pos = String(player.pos);
-    data.from = String(player.historyStart);
-    data.nodes = String(player.moves);
-    data.path = pathDigest(player);
-    data.snapshots = String(this.follower.tally.snapshots);
+    const page = this.page;
+    setData(page, "pos", player.pos);
+    setData(page, "from", player.historyStart);
+    setData(page, "nodes", player.moves);
+    setData(page, "path", pathDigest(player));
+    setData(page, "snapshots", this.follower.tally.snapshots);
   }
 
   /** While the page waits for the search (or runs to its end): how far it has got. */
@@ -121,7 +122,7 @@ export class Stage {
     const waited =
       follower.missingSince !== null && now - follower.missingSince >= PROGRESS_AFTER_MS;
     const show = this.drawing && (phase === "to-the-end" || (phase === "catching-up" && waited));
-    root.hidden = !show;
+    setProp(root, "hidden", !show);
     if (!show) return;
     const target = follower.target(now);
     const computed = follower.computed;

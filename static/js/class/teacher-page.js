@@ -8,6 +8,7 @@
 // is given its elements and parts (teacher.js wires them), so
 // tests/js/teacher-page.test.js drives it without a DOM.
 
+import { setData } from "../core/dom.js";
 import { formatNumber, t } from "../core/i18n.js";
 import { MAX_SHAPE_SIDE } from "../core/shape.js";
 import { nameOf } from "../core/squares.js";
@@ -260,9 +261,8 @@ export class TeacherPage {
     const phase = stage.frame(now);
     if (story.show(follower.state?.lesson)) this.lessonDriver.update();
     if (stage.drawing) story.drawMoves(this.lane, follower.state?.gen);
-    if (page.dataset.phase !== "setup") {
-      page.dataset.phase = phase === "ended" ? "finished" : "running";
-    }
+    if (page.dataset.phase !== "setup")
+      setData(page, "phase", phase === "ended" ? "finished" : "running");
     this.setupFold.follow(page.dataset.phase);
     this.transport.update(phase);
     const state = follower.state;
