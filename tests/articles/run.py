@@ -229,7 +229,7 @@ def build(program: Program, rows: int, cols: int, start: Start) -> list[str]:
         if key in _BUILDS:
             return _BUILDS[key]
         where = _build_dir() / key
-        where.mkdir()
+        where.mkdir(exist_ok=True)
         source = where / Path(program.path).name
         source.write_text(text, encoding="utf-8")
         if program.language == "java":

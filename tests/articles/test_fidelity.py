@@ -295,3 +295,12 @@ def test_the_instrumentation_is_print_statements_only(path):
     assert traced
     prints = ('System.out.println("', 'printf("', 'print("')
     assert [line for line in traced if not line.startswith(prints)] == []
+
+
+@pytest.mark.parametrize(("program", "target"), [("a002", "make jdk"), ("a003", "make core")])
+def test_a_missing_compiler_says_which_make_target_installs_it(
+    program, target, monkeypatch, tmp_path
+):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no javac, java or gcc on it
+    with pytest.raises(programs.ToolMissing, match=target):
+        programs.build(programs.PROGRAMS_BY_NAME[program], 3, 3, (0, 0))  # never built before
