@@ -36,6 +36,16 @@ Orderings (``ORDERINGS``):
     ``List.sort`` is.  (The Java articles count a candidate's on-board squares,
     visited or not; we count unvisited ones, which is Warnsdorff's rule.)
 
+``a000-java`` ... ``a003-c-stack`` (``server/engine/articles.py``)
+    The articles' programs, as written and corrected (:mod:`.article_orders`):
+    open tours only, no pruning, no blocked squares (BoardError).  The compiled
+    core does not implement them yet: ``search_events``, ``solve`` and the
+    walker use the Python engine for them, whatever core is loaded.  The Python
+    article as written (``a001-python``) never stops (``self.found`` is never
+    set); the stream ends at its first success: Found when that is a tour; when
+    its last move landed on the start, that Move (the start again, depth
+    ``size - 1``) and then :class:`~.events.Declared` with the path it claims.
+
 Closed tours (the last square a knight move from the start) always keep one
 neighbour of the start unvisited until the last move; that rule is exact (the
 last square is such a neighbour) and stops the closed search from wandering.
