@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.installed-stamp
 BIOME := node_modules/.bin/biome
 
-.PHONY: run class test test-js lint format bench clean browser redis postgres loadtest attack node screens toolchain core
+.PHONY: run class test test-js lint format bench clean browser redis postgres jdk loadtest attack node screens toolchain core
 
 $(STAMP): pyproject.toml constraints.txt setup.py | toolchain
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -92,11 +92,17 @@ postgres:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
+# tests/articles/test_fidelity.py compiles and runs the Java articles' own programs
+# with a JDK (Debian's headless one); gcc comes with the core target's build-essential.
+jdk:
+	@command -v javac >/dev/null 2>&1 && command -v java >/dev/null 2>&1 || { apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y default-jdk-headless; }
+
 # The suite three files at a time (pytest-xdist; the tests wait on sockets and pages for
 # part of their time, so a third worker fills a 2-core machine); the browser tests in a
 # process of their own, after the rest, handed out one by one, the longest first
 # (tests/browser/conftest.py): one long file on one worker was the end of the run.
-test: $(CORE_STAMP) lint test-js browser redis postgres
+test: $(CORE_STAMP) lint test-js browser redis postgres jdk
 	$(BIN)/python -m pytest -n 3 --dist loadfile --ignore=tests/browser
 	$(BIN)/python -m pytest -n 3 --dist load tests/browser
 

@@ -22,6 +22,7 @@ SUITES = (
     "bench_construct",
     "bench_core",
     "bench_search",
+    "bench_articles",
     "bench_hints",
     "bench_verdict",
     "bench_stream",

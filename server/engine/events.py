@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["END_OF_STREAM", "Backtrack", "Budget", "Event", "Exhausted", "Found", "Move"]
+__all__ = [
+    "END_OF_STREAM",
+    "Backtrack",
+    "Budget",
+    "Declared",
+    "Event",
+    "Exhausted",
+    "Found",
+    "Move",
+]
 
 
 class Move(NamedTuple):
@@ -66,7 +75,22 @@ class Budget(NamedTuple):
     backtracks: int = 0
 
 
-Event = Move | Backtrack | Found | Exhausted | Budget
+class Declared(NamedTuple):
+    """The program declared success on a path that is not a tour; the last event.
+
+    Only the Python article as written (``a001-python``) ends so: its last move may
+    land on the start (``isCorrect``'s ``count == N*N + 1``), which it then prints
+    as a solution.  ``path`` is what it claims: every square it entered, in order,
+    the start again at the end (one square of the board never entered).
+    """
+
+    kind = "declared"
+    path: tuple[int, ...]
+    nodes: int = 0
+    backtracks: int = 0
+
+
+Event = Move | Backtrack | Found | Exhausted | Budget | Declared
 
 
 class _StreamEnd:

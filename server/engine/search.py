@@ -36,6 +36,16 @@ Orderings (``ORDERINGS``):
     ``List.sort`` is.  (The Java articles count a candidate's on-board squares,
     visited or not; we count unvisited ones, which is Warnsdorff's rule.)
 
+``a000-java`` ... ``a003-c-stack`` (``server/engine/articles.py``)
+    The articles' programs, as written and corrected (:mod:`.article_orders`):
+    open tours only, no pruning, no blocked squares (BoardError).  The compiled
+    core does not implement them yet: ``search_events``, ``solve`` and the
+    walker use the Python engine for them, whatever core is loaded.  The Python
+    article as written (``a001-python``) never stops (``self.found`` is never
+    set); the stream ends at its first success: Found when that is a tour; when
+    its last move landed on the start, that Move (the start again, depth
+    ``size - 1``) and then :class:`~.events.Declared` with the path it claims.
+
 Closed tours (the last square a knight move from the start) always keep one
 neighbour of the start unvisited until the last move; that rule is exact (the
 last square is such a neighbour) and stops the closed search from wandering.
@@ -53,11 +63,13 @@ from dataclasses import dataclass
 from itertools import filterfalse
 
 from . import native
+from .article_orders import RULES, Rule, ordered_neighbours
 from .board import Board, BoardError
-from .events import Backtrack, Budget, Event, Exhausted, Found, Move
+from .events import Backtrack, Budget, Declared, Event, Exhausted, Found, Move
 from .pruning import colour_balanced, connectivity_tables, reaches_all, ways_ok
 
 __all__ = [
+    "BASE_ORDERINGS",
     "ORDERINGS",
     "PRUNINGS",
     "Resume",
@@ -67,7 +79,10 @@ __all__ = [
     "summarize",
 ]
 
-ORDERINGS = ("seed", "warnsdorff")
+# Every option (closed tours, pruning) and both engines: the lesson's own orderings.
+BASE_ORDERINGS = ("seed", "warnsdorff")
+# The articles' programs follow (server/engine/articles.py): open, unpruned, Python engine.
+ORDERINGS = (*BASE_ORDERINGS, *RULES)
 PRUNINGS = ("dead-ends", "parity", "connectivity")
 
 # The time limit is read once per this many nodes (a clock read costs ~50 ns,
@@ -97,7 +112,7 @@ class Resume:
 
 @dataclass
 class SearchResult:
-    status: str  # "found" | "exhausted" | "budget"
+    status: str  # "found" | "exhausted" | "budget" | "declared" (a001-python's false tour)
     tour: list[int] | None
     nodes: int
     backtracks: int
@@ -116,6 +131,7 @@ def _check(
     node_budget: int | None,
     time_limit: float | None,
     prefix: Sequence[int],
+    closed: bool = False,
 ) -> tuple[list[int], frozenset[str]]:
     """The validated path to search from and the set of prunings; BoardError otherwise."""
     if ordering not in ORDERINGS:
@@ -124,6 +140,14 @@ def _check(
     unknown = sorted(str(name) for name in names - set(PRUNINGS))
     if unknown:
         raise BoardError(f"unknown pruning {unknown[0]!r}; choose from {', '.join(PRUNINGS)}")
+    if ordering in RULES:
+        # The articles' programs search open tours on a plain board, unpruned.
+        if closed:
+            raise BoardError(f"the article ordering {ordering!r} has no closed search")
+        if names:
+            raise BoardError(f"the article ordering {ordering!r} has no pruning")
+        if board.blocked:
+            raise BoardError(f"the article ordering {ordering!r} has no blocked squares")
     if node_budget is not None:
         if isinstance(node_budget, bool) or not isinstance(node_budget, int):
             raise BoardError(f"the node budget must be an integer, got {node_budget!r}")
@@ -181,14 +205,16 @@ def _seed_fast(
     closed: bool,
     node_budget: int | None,
     time_limit: float | None,
+    nbrs: tuple | None = None,
 ) -> tuple[str, list[int] | None, int, int, str | None]:
     """The plain search without events or pruning: (status, tour, nodes, backtracks, limit).
 
+    ``nbrs`` replaces the seed move order (the C article's ``next()`` order).
     Each stack entry is the lazy iterator over the unvisited neighbours of one
     square; it reads ``visited`` when advanced, which is correct because all the
     squares entered below it have been left again by then.
     """
-    nbrs = board.neighbours
+    nbrs = board.neighbours if nbrs is None else nbrs
     size = board.size
     start = path[0]
     base = len(path)
@@ -252,14 +278,24 @@ def _walk(
     time_limit: float | None,
     emit: bool,
     resume: Resume | None = None,
+    rule: Rule | None = None,
 ) -> Iterator[Event]:
     """The search with every option; yields only the final event unless ``emit``.
 
     With ``resume`` it picks the search up where that state left it (see
     :class:`Resume`): the stack is rebuilt by walking down its path, without events.
+    ``rule`` is an article's program (:mod:`.article_orders`): its move order, sort
+    and last-move quirk replace the seed order.
     """
     nbrs = board.neighbours
     deg0 = board.degrees
+    static = lands = False
+    if rule is not None:
+        nbrs = ordered_neighbours(board, rule.moves)
+        warnsdorff = rule.sort == "onward"
+        static = rule.sort == "static"
+        lands = rule.lands_on_start
+    dget = deg0.__getitem__
     size = board.size
     last = size - 1  # depth of the last square
     start = path[0]
@@ -286,6 +322,9 @@ def _walk(
         return
     if resume is not None and not resume.path:  # the root was left: the search is over
         yield Exhausted(resume.nodes, resume.backtracks)
+        return
+    if lands and resume is not None and _declared(resume.path, resume.after):
+        yield Declared(tuple(resume.path), resume.nodes, resume.backtracks)
         return
     nodes = 1
     if emit and resume is None:
@@ -348,11 +387,16 @@ def _walk(
     sget = scratch.__getitem__
     cands: tuple[int, ...] = tuple(filterfalse(get, nbrs[cur]))
     onward: tuple[int, ...] | None = None
+    if lands and depth == last - 1:  # the start is a candidate for the last move
+        cands = tuple(c for c in nbrs[cur] if c == start or not visited[c])
     if warnsdorff:
         for c in cands:
             scratch[c] = deg0[c] - sum(map(get, nbrs[c]))
         cands = tuple(sorted(cands, key=sget))  # stable: ties keep the articles' order
         onward = tuple(map(sget, cands))
+    elif static:  # the Java articles' sort: every on-board move counts, visited or not
+        cands = tuple(sorted(cands, key=dget))
+        onward = tuple(map(dget, cands))
     it = iter(cands)
     if resume is not None:
         # Walk down the resumed path as the loop below would have moved, so every frame
@@ -376,11 +420,16 @@ def _walk(
             short = nshort
             free = nfree
             cands = tuple(filterfalse(get, nbrs[cur]))
+            if lands and depth == last - 1:
+                cands = tuple(c for c in nbrs[cur] if c == start or not visited[c])
             if warnsdorff:
                 for c in cands:
                     scratch[c] = deg0[c] - sum(map(get, nbrs[c]))
                 cands = tuple(sorted(cands, key=sget))
                 onward = tuple(map(sget, cands))
+            elif static:
+                cands = tuple(sorted(cands, key=dget))
+                onward = tuple(map(dget, cands))
             it = iter(cands)
         if resume.after is not None and resume.after not in it:
             raise BoardError(f"the resumed square {resume.after} is not a candidate of {cur}")
@@ -424,6 +473,10 @@ def _walk(
             spush((cur, cands, it, onward, short, free))
             if emit:
                 yield tnew(Move, (nxt, nd, cands, onward))
+            if lands and nxt == start:  # a001-python's last move landed on the start
+                claimed = (*path[:base], *[frame[0] for frame in stack], nxt)
+                yield Declared(claimed, nodes, backtracks)
+                return
             cur = nxt
             depth = nd
             short = nshort
@@ -433,11 +486,16 @@ def _walk(
                 yield Found(tour, nodes, backtracks)
                 return
             cands = tuple(filterfalse(get, nbrs[cur]))
+            if lands and depth == last - 1:
+                cands = tuple(c for c in nbrs[cur] if c == start or not visited[c])
             if warnsdorff:
                 for c in cands:
                     scratch[c] = deg0[c] - sum(map(get, nbrs[c]))
                 cands = tuple(sorted(cands, key=sget))
                 onward = tuple(map(sget, cands))
+            elif static:
+                cands = tuple(sorted(cands, key=dget))
+                onward = tuple(map(dget, cands))
             it = iter(cands)
             break
         else:
@@ -478,11 +536,11 @@ def search_events(
     requested, so a consumer that pauses between events uses it up: animations
     should bound the search with ``node_budget``.
     """
-    path, prunes = _check(board, start, ordering, pruning, node_budget, time_limit, prefix)
+    path, prunes = _check(board, start, ordering, pruning, node_budget, time_limit, prefix, closed)
     if resume is not None:
-        _check_resume(board, path, resume)
+        _check_resume(board, path, resume, ordering)
     core = native.core()
-    if core is not None:
+    if core is not None and ordering not in RULES:
         return _compiled(
             core, board, path, closed, ordering, prunes, node_budget, time_limit, resume
         )
@@ -496,14 +554,25 @@ def search_events(
         time_limit,
         True,
         resume,
+        RULES.get(ordering),
     )
 
 
-def _check_resume(board: Board, path: list[int], resume: Resume) -> None:
+def _declared(steps: Sequence[int], after: int | None) -> bool:
+    """Whether a resumed state is a001-python's false tour: its last move onto the start."""
+    return after is None and len(steps) > 1 and steps[-1] == steps[0]
+
+
+def _check_resume(board: Board, path: list[int], resume: Resume, ordering: str) -> None:
     """The resumed path extends the search's own and is a knight's path; BoardError if not."""
     steps = resume.path
     if not steps:  # after the root's own backtrack: only the end is left
         return
+    rule = RULES.get(ordering)
+    if rule is not None and rule.lands_on_start and _declared(steps, resume.after):
+        steps = steps[:-1]  # the start entered again by the last move: checked below
+        if len(steps) != board.size - 1 or steps[0] not in board.neighbours[steps[-1]]:
+            raise BoardError("the resumed path lands on the start before the last move")
     if tuple(steps[: len(path)]) != tuple(path):
         raise BoardError("the resumed path does not start with the search's path")
     nbrs = board.neighbours
@@ -528,10 +597,11 @@ def solve(
     prefix: Sequence[int] = (),
 ) -> SearchResult:
     """The search's outcome without its events: same tour and counts as the stream."""
-    path, prunes = _check(board, start, ordering, pruning, node_budget, time_limit, prefix)
+    path, prunes = _check(board, start, ordering, pruning, node_budget, time_limit, prefix, closed)
     began = time.perf_counter()
     core = native.core()
-    if core is not None:
+    rule = RULES.get(ordering)
+    if core is not None and rule is None:
         if ordering == "seed" and not prunes:
             status, tour, nodes, backtracks, limit = core.solve_seed(
                 native.tables(board), path, closed, _budget(node_budget), _seconds(time_limit)
@@ -548,8 +618,21 @@ def solve(
             board, path, closed, node_budget, time_limit
         )
         return SearchResult(status, tour, nodes, backtracks, time.perf_counter() - began, limit)
+    if rule is not None and rule.sort is None and not rule.lands_on_start:
+        status, tour, nodes, backtracks, limit = _seed_fast(
+            board, path, closed, node_budget, time_limit, ordered_neighbours(board, rule.moves)
+        )
+        return SearchResult(status, tour, nodes, backtracks, time.perf_counter() - began, limit)
     events = _walk(
-        board, path, closed, ordering == "warnsdorff", prunes, node_budget, time_limit, False
+        board,
+        path,
+        closed,
+        ordering == "warnsdorff",
+        prunes,
+        node_budget,
+        time_limit,
+        False,
+        rule=rule,
     )
     result = _result(next(events))
     result.seconds = time.perf_counter() - began
@@ -615,11 +698,11 @@ def tracked_search(
 ):
     """The core's search that also keeps a Walker's state (None on the Python engine)."""
     core = native.core()
-    if core is None:
+    if core is None or ordering in RULES:  # the core has no article orderings yet
         return None
-    path, prunes = _check(board, start, ordering, pruning, node_budget, None, ())
+    path, prunes = _check(board, start, ordering, pruning, node_budget, None, (), closed)
     if resume is not None:
-        _check_resume(board, path, resume)
+        _check_resume(board, path, resume, ordering)
     return _compiled(core, board, path, closed, ordering, prunes, node_budget, None, resume, track)
 
 
@@ -643,4 +726,6 @@ def _result(final: Event) -> SearchResult:
         return SearchResult("exhausted", None, final.nodes, final.backtracks, 0.0)
     if isinstance(final, Budget):
         return SearchResult("budget", None, final.nodes, final.backtracks, 0.0, final.limit)
+    if isinstance(final, Declared):
+        return SearchResult("declared", None, final.nodes, final.backtracks, 0.0)
     raise BoardError(f"not a final event: {final!r}")

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from server.engine import native
 from server.engine.board import Board
 from server.engine.hints import hint
-from server.engine.search import ORDERINGS, PRUNINGS, search_events, solve
+from server.engine.search import BASE_ORDERINGS, PRUNINGS, search_events, solve
 from tests.engine.conftest import ENGINES, require_core
 from tests.engine.test_hints import SMALL, drawn_path, walk
 from tests.engine.test_search import state_after
@@ -32,7 +32,9 @@ EVENTS = 1000  # events compared per stream on the small boards
 SOLVE_BUDGET = 1000  # nodes per solve() on the small boards
 SHAPES = [
     dict(ordering=ordering, closed=closed, pruning=pruning)
-    for ordering, closed, pruning in itertools.product(ORDERINGS, (False, True), ((), PRUNINGS))
+    for ordering, closed, pruning in itertools.product(
+        BASE_ORDERINGS, (False, True), ((), PRUNINGS)
+    )
 ]
 
 
@@ -259,7 +261,7 @@ def test_checkpoints_cross_from_one_engine_to_the_other(case):
 @given(
     st.integers(3, 6),
     st.integers(3, 6),
-    st.sampled_from(ORDERINGS),
+    st.sampled_from(BASE_ORDERINGS),
     st.booleans(),
     st.sampled_from([(), ("dead-ends",), PRUNINGS]),
     st.lists(st.tuples(st.integers(0, 3000), st.booleans()), min_size=1, max_size=8),

@@ -14,9 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from server.engine.articles import ARTICLES
 from server.engine.board import Board, BoardError
-from server.engine.events import Backtrack, Budget, Exhausted, Found, Move
+from server.engine.events import Backtrack, Budget, Declared, Exhausted, Found, Move
 from server.engine.search import (
+    BASE_ORDERINGS,
     ORDERINGS,
     PRUNINGS,
     Resume,
@@ -151,13 +153,15 @@ def run_both(board, start, *, check_tour=True, **kw):
 
 
 def test_event_kinds_and_names():
-    assert ORDERINGS == ("seed", "warnsdorff")
+    assert ORDERINGS[:2] == ("seed", "warnsdorff")
+    assert set(ORDERINGS[2:]) == set(ARTICLES)  # the articles' programs (issue 24)
     assert set(PRUNINGS) == {"dead-ends", "parity", "connectivity"}
     assert Move(3, 1, (3, 5), None).kind == "move"
     assert Backtrack(3, 1).kind == "backtrack"
     assert Found((0,)).kind == "found"
     assert Exhausted().kind == "exhausted"
     assert Budget("nodes").kind == "budget"
+    assert Declared((0, 1, 0)).kind == "declared"
     assert Move._fields == ("square", "depth", "candidates", "onward")
     assert Backtrack._fields == ("square", "depth")
 
@@ -214,7 +218,7 @@ OPEN_BOARDS = [(3, 4), (4, 3), (3, 5), (4, 4), (4, 5), (3, 6)]
 CLOSED_BOARDS = [(3, 4), (4, 4), (3, 6), (4, 5), (2, 5)]
 
 
-@pytest.mark.parametrize("ordering", ORDERINGS)
+@pytest.mark.parametrize("ordering", BASE_ORDERINGS)
 @pytest.mark.parametrize(
     ("rows", "cols", "closed"),
     [(r, c, False) for r, c in OPEN_BOARDS] + [(r, c, True) for r, c in CLOSED_BOARDS],
@@ -234,7 +238,7 @@ def test_verdicts_match_exhaustive_with_every_pruning(rows, cols, closed, orderi
             assert_tour(rows, cols, plain.tour, closed=closed, start=start)
 
 
-@pytest.mark.parametrize("ordering", ORDERINGS)
+@pytest.mark.parametrize("ordering", BASE_ORDERINGS)
 @pytest.mark.parametrize(("rows", "cols", "closed"), [(3, 4, False), (4, 4, False), (3, 4, True)])
 def test_stream_and_solve_agree_everywhere(rows, cols, closed, ordering):
     board = Board(rows, cols)
@@ -247,7 +251,9 @@ def test_5x5_minority_squares_are_exhausted():
     minority = [sq for sq in range(25) if board.colour(sq) == 1]
     for start in minority:
         assert completion(5, 5, [start]) is None
-        for ordering, pruning in itertools.product(ORDERINGS, ["dead-ends", "parity", PRUNINGS]):
+        for ordering, pruning in itertools.product(
+            BASE_ORDERINGS, ["dead-ends", "parity", PRUNINGS]
+        ):
             assert solve(board, start, ordering=ordering, pruning=pruning).status == "exhausted"
     # the full plain tree once (about a million nodes), in the fast path and the stream
     fast, stream = solve(board, 7), summarize(search_events(board, 7))
@@ -284,7 +290,7 @@ def test_deterministic():
         assert (first.status, first.tour, first.nodes) == (second.status, second.tour, second.nodes)
 
 
-@pytest.mark.parametrize("ordering", ORDERINGS)
+@pytest.mark.parametrize("ordering", BASE_ORDERINGS)
 @pytest.mark.parametrize("budget", [0, 1, 2, 37, 1_000, 10_000])
 def test_node_budget_stops_exactly(budget, ordering):
     board = Board(5, 5)  # no tour from square 1: both searches need about 1.8 M nodes
@@ -305,7 +311,7 @@ def test_budget_of_exactly_the_nodes_needed_still_finds():
 
 def test_time_limit():
     board = Board(8, 8)
-    for ordering in ORDERINGS:
+    for ordering in BASE_ORDERINGS:
         result = solve(board, 0, ordering=ordering, closed=True, time_limit=0)
         assert (result.status, result.limit, result.nodes) == ("budget", "time", 0)
         events = list(search_events(board, 0, ordering=ordering, time_limit=0))
@@ -356,7 +362,7 @@ def test_tiny_boards():
 def test_blocked_squares():
     # 5x5 without its centre: tours avoid the hole
     board = Board(5, 5, blocked={12})
-    for ordering in ORDERINGS:
+    for ordering in BASE_ORDERINGS:
         result = run_both(board, 0, ordering=ordering, pruning=("dead-ends",))
         assert result.status == "found"
         assert 12 not in result.tour
@@ -381,7 +387,7 @@ def small_cases(draw):
     if area > 15:  # keep the brute force small (the start stays open)
         blocked |= set(draw(st.permutations(others))[: area - 15])
     closed = draw(st.booleans())
-    ordering = draw(st.sampled_from(ORDERINGS))
+    ordering = draw(st.sampled_from(BASE_ORDERINGS))
     pruning = draw(st.sampled_from(PRUNING_SETS))
     return rows, cols, frozenset(blocked), start, closed, ordering, pruning
 
