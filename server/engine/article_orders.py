@@ -14,6 +14,9 @@ An article ordering (:data:`~server.engine.articles.ARTICLES`) is three things:
   asks only whether ``cmp(a, b) < 0``; a bool is 0 or 1, never negative, so no
   candidate is ever "less" than another and timsort leaves the list as it was.
   Its rule is therefore ``None``: plain backtracking in its offset order.
+* ``keeps_root``: the C article's ``main`` marks the start and ``traverse`` clears
+  only the squares it entered itself, so a search that runs out never leaves its
+  start (``traverse_chess`` does leave it);
 * ``lands_on_start``: the Python article's ``isCorrect(count == N*N + 1)`` lets
   the last move land on the start square (marked 1), so at the last step the
   start is a candidate beside the free squares, in move order.
@@ -64,6 +67,7 @@ class Rule:
     moves: tuple[tuple[int, int], ...]
     sort: str | None  # "static" | "onward" | None
     lands_on_start: bool = False
+    keeps_root: bool = False
 
 
 RULES: dict[str, Rule] = {
@@ -75,9 +79,9 @@ RULES: dict[str, Rule] = {
     "a002-java-fixed": Rule(JAVA_MOVES, "onward"),
     # traverse, the loop-based traverse_chess and the explicit-stack version walk
     # the same tree in the same order: one rule, three names.
-    "a003-c": Rule(C_MOVES, None),
+    "a003-c": Rule(C_MOVES, None, keeps_root=True),
     "a003-c-loop": Rule(C_MOVES, None),
-    "a003-c-stack": Rule(C_MOVES, None),
+    "a003-c-stack": Rule(C_MOVES, None, keeps_root=True),
 }
 
 _CACHE: dict[tuple[Board, tuple[tuple[int, int], ...]], tuple[tuple[int, ...], ...]] = {}

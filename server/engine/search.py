@@ -289,8 +289,9 @@ def _walk(
     """
     nbrs = board.neighbours
     deg0 = board.degrees
-    static = lands = False
+    static = lands = keeps_root = False
     if rule is not None:
+        keeps_root = rule.keeps_root
         nbrs = ordered_neighbours(board, rule.moves)
         warnsdorff = rule.sort == "onward"
         static = rule.sort == "static"
@@ -499,6 +500,9 @@ def _walk(
             it = iter(cands)
             break
         else:
+            if keeps_root and not stack:  # the C article's traverse never clears its start
+                yield Exhausted(nodes, backtracks)
+                return
             backtracks += 1
             if emit:
                 yield tnew(Backtrack, (cur, depth))
@@ -622,6 +626,8 @@ def solve(
         status, tour, nodes, backtracks, limit = _seed_fast(
             board, path, closed, node_budget, time_limit, ordered_neighbours(board, rule.moves)
         )
+        if status == "exhausted" and rule.keeps_root:
+            backtracks -= 1  # the stream's: its start is never left
         return SearchResult(status, tour, nodes, backtracks, time.perf_counter() - began, limit)
     events = _walk(
         board,
