@@ -3,11 +3,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
+  AWAKE_MS,
   countPlayback,
   drawLanes,
   FrameLoop,
   followClock,
+  HEARTBEAT_MS,
   MAX_FRAME_S,
+  wakeFrames,
 } from "../../static/js/lanes/frame-loop.js";
 import { PlaybackClock } from "../../static/js/stream/clock.js";
 import { fakePlayer } from "./support/lanes.js";
@@ -110,4 +113,48 @@ test("only changed lanes are redrawn, unless all are; each draw is followed", ()
   countPlayback([a, b], 70, 0.016, true);
   assert.deepEqual(a.calls.at(-1), ["count", 70, 0.016, true]);
   assert.deepEqual(b.calls.at(-1), ["count", 70, 0.016, true]);
+});
+
+test("a loop with nothing to do sleeps to a heartbeat, and wakes at once when told", () => {
+  const frames = fakeFrames();
+  const timers = [];
+  let now = 0;
+  let busy = true;
+  const seen = [];
+  const loop = new FrameLoop(
+    (at) => {
+      seen.push(at);
+      return busy;
+    },
+    {
+      schedule: frames.schedule,
+      later: (callback, ms) => timers.push({ callback, ms }) - 1,
+      cancel: (id) => {
+        timers[id] = null;
+      },
+      clock: () => now,
+    },
+  );
+  loop.start();
+  frames.run((now = 16)); // busy: the next animation frame is asked for
+  assert.equal(frames.asked.length, 1);
+  busy = false;
+  frames.run((now = 32)); // idle, but within AWAKE_MS of the busy frame: still every frame
+  assert.equal(frames.asked.length, 1);
+  frames.run((now = 16 + AWAKE_MS)); // idle for AWAKE_MS: asleep, a heartbeat instead
+  assert.equal(frames.asked.length, 0);
+  assert.deepEqual(
+    timers.map((timer) => timer.ms),
+    [HEARTBEAT_MS],
+  );
+  timers[0].callback(); // the heartbeat: one frame
+  frames.run((now += HEARTBEAT_MS));
+  assert.equal(frames.asked.length, 0);
+  assert.equal(timers.filter(Boolean).length, 2); // and the next heartbeat
+  wakeFrames(); // a message from the server: a frame at once, the heartbeat dropped
+  assert.equal(frames.asked.length, 1);
+  assert.equal(timers[1], null);
+  frames.run((now += 16));
+  assert.equal(frames.asked.length, 1); // awake again for AWAKE_MS
+  assert.equal(seen.length, 5);
 });

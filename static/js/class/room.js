@@ -2,6 +2,7 @@
 // the room's broadcasts. The server runs the room's one search and streams it (`state`,
 // `feed`, `snapshot`); follow.js keeps up with it.
 
+import { wakeFrames } from "../lanes/frame-loop.js";
 import { WatchConnection } from "../stream/connection.js";
 
 export class ClassRoom {
@@ -18,6 +19,7 @@ export class ClassRoom {
     this.joined = null; // the last join acknowledgement
     this.heartbeatTimer = 0;
     this.connection = new WatchConnection({ url: "/class" });
+    this.connection.onMessage = wakeFrames; // a message may change what the page shows
     const socket = this.connection.socket;
     for (const name of [
       "state",

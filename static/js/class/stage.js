@@ -31,6 +31,8 @@ export class Stage {
     this.drawing = true; // false while the teacher previews other settings on the lane
     this.gen = 0; // the generation the lane is set up for
     this.phase = "";
+    this.lastPhase = ""; // the last frame's phase, drawn or not
+    this.active = true; // whether the next frames have something to do
   }
 
   /**
@@ -64,6 +66,10 @@ export class Stage {
     }
     const moved = follower.tick(now);
     const phase = this._phase();
+    // Whether the next frames have something to do: the class plays or is on its way, or
+    // this frame moved; else the page's loop may sleep (a message or input wakes it).
+    this.active = moved || phase !== this.lastPhase || !STILL.has(phase);
+    this.lastPhase = phase;
     if (!this.drawing) return phase;
     if (lane.player) {
       const { clock } = follower;
@@ -137,6 +143,8 @@ export class Stage {
     else bar.removeAttribute("value"); // running to an end nobody knows yet
   }
 }
+
+const STILL = new Set(["paused", "ended", "waiting"]); // phases in which nothing moves by itself
 
 /** "depth:hash" of the path shown: two pages that show the same position show the same digest. */
 export function pathDigest(player) {

@@ -60,13 +60,13 @@ identity.onChange((student) => {
 
 // ---------------------------------------------------------------- following
 function frame(now) {
-  if (!ended) {
-    const phase = stage.frame(now);
-    story.show(follower.state?.lesson); // the teacher's lesson step, in this page's language
-    story.drawMoves(lane, follower.state?.gen);
-    if (room?.joined) showFollow(phase);
-    followQuiz(now);
-  }
+  if (ended) return false;
+  const phase = stage.frame(now);
+  story.show(follower.state?.lesson); // the teacher's lesson step, in this page's language
+  story.drawMoves(lane, follower.state?.gen);
+  if (room?.joined) showFollow(phase);
+  followQuiz(now);
+  return stage.active; // false: the loop may sleep
 }
 const loop = new FrameLoop(frame);
 

@@ -267,6 +267,7 @@ export class TeacherPage {
     this.transport.update(phase);
     const state = follower.state;
     if (state) this.quiz.follow({ gen: state.gen, index: follower.target(now) });
+    return stage.active; // false: the loop may sleep
   }
 }
 

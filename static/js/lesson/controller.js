@@ -231,7 +231,7 @@ export class LessonController {
   /** The loop's frame: stop where the step stops, end a finished demo, draw. */
   frame(now, dt) {
     const current = this.activeLanes().filter((lane) => lane.player);
-    if (!current.length) return;
+    if (!current.length) return false; // nothing to draw: the loop may sleep
     const { clock } = this;
     if (this.stopAt !== null && clock.target(now) >= this.stopAt) {
       clock.pause(this.stopAt);
@@ -255,6 +255,7 @@ export class LessonController {
       this.wasPlaying = this.clock.playing;
       this.onPlaying?.(this.wasPlaying);
     }
+    return moved || clock.playing; // else the loop may sleep
   }
 
   redraw() {

@@ -7,6 +7,7 @@ import { bindLanguageSwitch, startLanguage } from "../core/language.js";
 import { bindProjector } from "../core/projector.js";
 import { exposeForTests } from "../core/test-hook.js";
 import { CodePanel } from "../lanes/code-panel.js";
+import { wakeFrames } from "../lanes/frame-loop.js";
 import { Lane } from "../lanes/lane.js";
 import { WatchConnection } from "../stream/connection.js";
 import { hashOf, nextPlace, parseHash, prevPlace } from "./chapters.js";
@@ -23,7 +24,7 @@ const lesson = new LessonController({
   chapters,
   lanes,
   code: new CodePanel($(".w-code-panel")),
-  connection: new WatchConnection(),
+  connection: Object.assign(new WatchConnection(), { onMessage: wakeFrames }),
   view: {
     where: role("where"),
     title: role("title"),

@@ -33,6 +33,8 @@ export class WatchConnection {
       tryAllTransports: true,
       reconnectionDelayMax: 4000,
     });
+    this.onMessage = null; // () => ..., on every message from the server (a page's frames wake)
+    this.socket.onAny(() => this.onMessage?.());
     this.socket.on("batch", (msg) => this.runs.get(msg?.run)?._batch(msg));
     // A run ended (done) stays known: a seek may start its stream again (a snapshot).
     this.socket.on("done", (msg) => this.runs.get(msg?.run)?._done(msg));

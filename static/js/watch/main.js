@@ -5,6 +5,7 @@ import { bindLanguageSwitch, startLanguage } from "../core/language.js";
 import { bindProjector } from "../core/projector.js";
 import { exposeForTests } from "../core/test-hook.js";
 import { CodePanel } from "../lanes/code-panel.js";
+import { wakeFrames } from "../lanes/frame-loop.js";
 import { Lane } from "../lanes/lane.js";
 import { fitSizeFields, followFormChange, readBoardForm } from "../lanes/setup.js";
 import { Transport } from "../lanes/transport.js";
@@ -27,7 +28,7 @@ const watch = new WatchController({
   lanes: [...document.querySelectorAll(".w-lane")].map((root) => new Lane(root)),
   code: new CodePanel($(".w-code-panel")),
   transport: (actions) => new Transport(actions),
-  connect: () => new WatchConnection(),
+  connect: () => Object.assign(new WatchConnection(), { onMessage: wakeFrames }),
 });
 
 /** The form's settings: one lane's, and the race's second algorithm. */

@@ -46,7 +46,7 @@ export class WatchPlayback {
   // ---------------------------------------------------------------- every frame
   frame(now, dt) {
     const current = this.playingLanes();
-    if (!current.length) return;
+    if (!current.length) return false; // nothing to draw: the loop may sleep
     const { clock } = this;
     const moved = followClock(clock, current, now);
     const { playing } = clock;
@@ -60,6 +60,7 @@ export class WatchPlayback {
     });
     this.code.highlight(current[0].tags);
     if (moved || playing) this.showControls();
+    return moved || playing || current.some((lane) => lane.seeking); // else it may sleep
   }
 
   /** Every lane is done: stand at the end, say who won a race. */

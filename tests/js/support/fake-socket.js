@@ -1,12 +1,13 @@
 // A stand-in for socket.io-client's `io()`: records what the page emits and lets a test
 // play the server (acknowledge, send events, disconnect). Enough of the API for
-// stream/connection.js: on, once, emit, timeout().emitWithAck, connected, active, close.
+// stream/connection.js: on, onAny, once, emit, timeout().emitWithAck, connected, active, close.
 
 export class FakeSocket {
   constructor() {
     this.connected = false;
     this.active = true;
     this.handlers = new Map();
+    this.anyHandlers = []; // onAny: every event the server sends (not the reserved ones)
     this.emitted = []; // [event, payload] the page sent without an acknowledgement
     this.asked = []; // {event, payload, answer(ack), fail(err)} awaiting the test's answer
   }
@@ -14,6 +15,10 @@ export class FakeSocket {
   on(event, handler) {
     if (!this.handlers.has(event)) this.handlers.set(event, []);
     this.handlers.get(event).push(handler);
+  }
+
+  onAny(handler) {
+    this.anyHandlers.push(handler);
   }
 
   once(event, handler) {
@@ -46,6 +51,9 @@ export class FakeSocket {
   // -- the test plays the server ------------------------------------------------------------
   /** The server sends `event` with `msg` to the page. */
   send(event, msg) {
+    if (!["connect", "disconnect", "connect_error"].includes(event)) {
+      for (const handler of this.anyHandlers) handler(event, msg);
+    }
     for (const handler of [...(this.handlers.get(event) ?? [])]) handler(msg);
   }
 
