@@ -136,25 +136,30 @@ test("a loop with nothing to do sleeps to a heartbeat, and wakes at once when to
     },
   );
   loop.start();
-  frames.run((now = 16)); // busy: the next animation frame is asked for
+  now = 16;
+  frames.run(now); // busy: the next animation frame is asked for
   assert.equal(frames.asked.length, 1);
   busy = false;
-  frames.run((now = 32)); // idle, but within AWAKE_MS of the busy frame: still every frame
+  now = 32;
+  frames.run(now); // idle, but within AWAKE_MS of the busy frame: still every frame
   assert.equal(frames.asked.length, 1);
-  frames.run((now = 16 + AWAKE_MS)); // idle for AWAKE_MS: asleep, a heartbeat instead
+  now = 16 + AWAKE_MS;
+  frames.run(now); // idle for AWAKE_MS: asleep, a heartbeat instead
   assert.equal(frames.asked.length, 0);
   assert.deepEqual(
     timers.map((timer) => timer.ms),
     [HEARTBEAT_MS],
   );
   timers[0].callback(); // the heartbeat: one frame
-  frames.run((now += HEARTBEAT_MS));
+  now += HEARTBEAT_MS;
+  frames.run(now);
   assert.equal(frames.asked.length, 0);
   assert.equal(timers.filter(Boolean).length, 2); // and the next heartbeat
   wakeFrames(); // a message from the server: a frame at once, the heartbeat dropped
   assert.equal(frames.asked.length, 1);
   assert.equal(timers[1], null);
-  frames.run((now += 16));
+  now += 16;
+  frames.run(now);
   assert.equal(frames.asked.length, 1); // awake again for AWAKE_MS
   assert.equal(seen.length, 5);
 });
