@@ -147,21 +147,15 @@ def open_room(
 
 
 def _check_caps(caps: RoomCaps, address: str | None, at: float, ttl: float) -> None:
-    counted = (
-        (select(func.count(), func.min(ClassRoom.last_active)), caps.total, "server"),
-        (
-            select(func.count(), func.min(ClassRoom.last_active)).where(
-                ClassRoom.address == address
-            ),
-            caps.per_address,
-            "address",
-        ),
-    )
+    """``too-many-rooms`` when the server's live rooms, or ``address``'s, reach their cap
+    (the sweep just ran: every room left is live)."""
+    live = select(func.count(), func.min(ClassRoom.last_active))
+    counted = [(live, caps.total, "server")]
+    if address is not None:
+        counted.append((live.where(ClassRoom.address == address), caps.per_address, "address"))
     for query, cap, which in counted:
-        if which == "address" and address is None:
-            continue
-        live, oldest = db.session.execute(query).one()
-        if live >= cap:
+        count, oldest = db.session.execute(query).one()
+        if count >= cap:
             seconds = max(1, int(oldest + ttl - at) + 1)
             raise ClassError(
                 "too-many-rooms",

@@ -190,13 +190,12 @@ def too_many(err: RateLimitExceeded):
     browser opened last, to go on with it."""
     seconds = retry_after()
     minutes = max(1, math.ceil(seconds / 60))
-    words = ("class.error.rate-limited", {"seconds": seconds, "minutes": minutes})
-    return _refused(words, 429, seconds)
+    words = {"seconds": seconds, "minutes": minutes}
+    return _refused("class.error.rate-limited", words, 429, seconds)
 
 
-def _refused(words: tuple[str, dict], status: int, seconds: int | None = None):
-    """The "open a class" page saying why not (``words``: a key and its parameters)."""
-    key, params = words
+def _refused(key: str, params: dict, status: int, seconds: int):
+    """The "open a class" page saying why not (``key`` with ``params``), and when to retry."""
     page = render_template(
         "class_new.html",
         error=text(key, request_lang(), params),
@@ -204,8 +203,7 @@ def _refused(words: tuple[str, dict], status: int, seconds: int | None = None):
         last_room=_last_room(),
     )
     response = current_app.make_response((page, status))
-    if seconds is not None:
-        response.headers["Retry-After"] = str(seconds)
+    response.headers["Retry-After"] = str(seconds)
     return response
 
 
@@ -231,7 +229,7 @@ def open_room():
         seconds = err.params["seconds"]
         g.retry_after = seconds  # kept on a 429 by server/web/ratelimit.py's last hook
         status = 429 if err.key.endswith(".address") else 503
-        return _refused((err.key, err.params), status, seconds)
+        return _refused(err.key, err.params, status, seconds)
     puzzle = _puzzle_arg(request.form)
     target = url_for("classroom.teacher", code=opened.code, puzzle=puzzle)
     target += f"#token={opened.token}"
