@@ -191,8 +191,7 @@ class RoomFeed:
             if self.timeline is not None:
                 self.timeline.close()
             states = lease.load_checkpoints(room.code, room.gen)  # a takeover resumes
-            self.timeline = Timeline(clock.demo_of(room), states)
-            self.budget.count("owner", self.timeline)
+            self.timeline = Timeline(clock.demo_of(room), states)  # counted as the tick ends
             self.gen = room.gen
             self.settings = clock.settings_of(room)
             self.sent = None
