@@ -2,12 +2,13 @@
 
 It raises the open-files limit, checks the settings and the database's schema, listens,
 prints where and with what limits, and with ``--lan`` prints the links a class joins
-by (:mod:`server.network`).
+by (:mod:`server.network`).  ``kill -USR1 PID`` prints every thread's stack on stderr.
 """
 
 from __future__ import annotations
 
 import errno
+import faulthandler
 import signal
 import sys
 from urllib.parse import urlsplit
@@ -62,6 +63,10 @@ def serve(host: str, port: int, config: dict | None = None, *, lan: bool = False
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    if hasattr(signal, "SIGUSR1"):  # not on Windows
+        # ``kill -USR1 PID``: every thread's stack on stderr, the server going on; how an
+        # operator (or a test that found a thread still busy) sees what a thread waits for
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     print(f"Knight's Tour Studio listening on {base_url(host, server.port)}", file=out, flush=True)
     print(limits_line(server, files), file=out, flush=True)
     if lan:

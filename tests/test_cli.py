@@ -151,7 +151,7 @@ def serve_refused(env: dict, port: int = 0, **options) -> subprocess.CompletedPr
     )
 
 
-def test_serve_prints_url_serves_and_stops_on_sigterm(tmp_path):
+def test_serve_prints_url_serves_dumps_stacks_and_stops_on_sigterm(tmp_path):
     env = {**os.environ, "PORT": "0", "SECRET_KEY": "test"}
     proc = subprocess.Popen(
         [BIN / "knights-tour", "serve"],
@@ -168,9 +168,14 @@ def test_serve_prints_url_serves_and_stops_on_sigterm(tmp_path):
         with urllib.request.urlopen(url, timeout=5) as response:
             assert response.status == 200
             assert "马踏棋盘" in response.read().decode()
+        proc.send_signal(signal.SIGUSR1)  # every thread's stack on stderr; it goes on serving
+        with urllib.request.urlopen(url, timeout=5) as response:
+            assert response.status == 200
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=10) == 0
         assert "stopped" in proc.stdout.read()
+        stacks = proc.stderr.read()
+        assert "most recent call first" in stacks and "serve_forever" in stacks, stacks
     finally:
         proc.kill()
 

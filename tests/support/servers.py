@@ -200,6 +200,25 @@ class ServerProcess:
             count = count_of()
         return count
 
+    def stacks(self, timeout: float = 5.0) -> str:
+        """Every thread's stack, as ``knights-tour serve`` prints them on SIGUSR1
+        (faulthandler): what a thread that did not end waits for."""
+        before = self.stderr_path.stat().st_size
+        os.kill(self.pid, signal.SIGUSR1)
+        deadline = time.monotonic() + timeout
+        text, previous = "", None
+        while time.monotonic() < deadline and (not text or text != previous):
+            time.sleep(0.1)  # a dump is written at once; read until it stops growing
+            previous, text = text, self.stderr_path.read_bytes()[before:].decode(errors="replace")
+        return text
+
+    def assert_settled(self, baseline: int, timeout: float = 10.0, *, busy=False) -> None:
+        """:meth:`settle_threads` back to ``baseline``, or fail with every thread's stack."""
+        count = self.settle_threads(baseline, timeout, busy=busy)
+        if count > baseline:
+            kind = "busy threads" if busy else "threads"
+            raise AssertionError(f"{count} {kind}, baseline {baseline}:\n{self.stacks()}")
+
     def steady_busy_threads(self, timeout: float = 10.0) -> int:
         """:meth:`busy_threads` once two readings 0.3 s apart agree: a test's baseline."""
         count, previous = self.busy_threads(), -1

@@ -104,8 +104,7 @@ def test_churn_leaves_no_task_thread_or_socket_behind(server):
     assert kinds["mid-run"] + kinds["after-ack"] == CYCLES // 2
 
     # every websocket and run thread ends at once ...
-    busy = server.settle_threads(baseline, timeout=10, busy=True)
-    assert busy <= baseline, f"{busy} busy threads after churn, baseline {baseline}"
+    server.assert_settled(baseline, timeout=10, busy=True)
     deadline = time.monotonic() + 5
     while process.num_fds() > baseline_fds and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -124,7 +123,7 @@ def test_churn_leaves_no_task_thread_or_socket_behind(server):
     finally:
         for client in clients:
             client.close()
-    assert server.settle_threads(baseline, timeout=10, busy=True) <= baseline
+    server.assert_settled(baseline, timeout=10, busy=True)
 
     assert server.alive()
     found = tracebacks(server.stderr())

@@ -1482,8 +1482,7 @@ def assert_recovered(server, baseline: int) -> None:
     """No stuck task: every run and connection thread has ended (threads in a plain sleep
     are left out: tests/web/test_churn.py waits for every thread too); the server is alive
     and its log holds no traceback."""
-    busy = server.settle_threads(baseline, timeout=10, busy=True)
-    assert busy <= baseline, f"FUZZ_SEED={SEED}: {busy} busy threads, baseline {baseline}"
+    server.assert_settled(baseline, timeout=10, busy=True)
     assert server.alive()
     found = tracebacks(server.stderr())
     assert not found, f"FUZZ_SEED={SEED}: {len(found)} tracebacks, the first:\n{found[0]}"
