@@ -75,7 +75,9 @@ class SettingsMessage(Message):
 
     @model_validator(mode="after")
     def _on_the_board(self) -> SettingsMessage:
-        check_board(self.algorithm, self.rows, self.cols, self.closed, self.start, self.holes)
+        check_board(
+            self.algorithm, self.rows, self.cols, self.closed, self.start, self.holes, self.pruning
+        )
         return self
 
     def settings(self) -> dict:

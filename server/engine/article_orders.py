@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from .board import SEED_MOVES, Board
 
-__all__ = ["RULES", "Rule", "ordered_neighbours"]
+__all__ = ["RULES", "Rule", "carries_onward", "ordered_neighbours"]
 
 # 000 and 002 (Java) ``findWay`` / ``next``: its cases 5 6 7 0 1 2 3 4, as (dx, dy)
 # with x the column: (-2,-1) (-1,-2) (+1,-2) (+2,-1) (+2,+1) (+1,+2) (-1,+2) (-2,+1),
@@ -83,6 +83,14 @@ RULES: dict[str, Rule] = {
     "a003-c-loop": Rule(C_MOVES, None),
     "a003-c-stack": Rule(C_MOVES, None, keeps_root=True),
 }
+
+
+def carries_onward(ordering: str) -> bool:
+    """Whether ``ordering``'s moves carry their candidates' counts (``Move.onward``): the
+    counts its sort orders them by, Warnsdorff's or the Java articles' static degrees."""
+    rule = RULES.get(ordering)
+    return ordering == "warnsdorff" if rule is None else rule.sort is not None
+
 
 _CACHE: dict[tuple[Board, tuple[tuple[int, int], ...]], tuple[tuple[int, ...], ...]] = {}
 

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["ARTICLES", "Article"]
+from .article_orders import RULES
+
+__all__ = ["ARTICLES", "Article", "browser_table"]
 
 
 @dataclass(frozen=True)
@@ -64,3 +66,26 @@ def _entries() -> dict[str, Article]:
 
 
 ARTICLES: dict[str, Article] = _entries()
+
+
+def browser_table() -> dict[str, dict]:
+    """Each article ordering as the browser needs it, as JSON: its program's board and
+    start, and the rule its call stack and code panel follow (static/js/core/orderings.js).
+    The one copy of these facts is here and in :mod:`.article_orders`."""
+    table = {}
+    for ordering, article in ARTICLES.items():
+        rule = RULES[ordering]
+        table[ordering] = {
+            "article": article.article,
+            "language": article.language,
+            "rows": article.rows,
+            "cols": article.cols,
+            "start": list(article.start),
+            "fixed_of": article.fixed_of,
+            "fixed": next((k for k, a in ARTICLES.items() if a.fixed_of == ordering), None),
+            "moves": [list(move) for move in rule.moves],
+            "sort": rule.sort,
+            "lands_on_start": rule.lands_on_start,
+            "keeps_root": rule.keeps_root,
+        }
+    return table

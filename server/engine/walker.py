@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .article_orders import carries_onward
 from .board import Board, BoardError
 from .construct import construct_tour
 from .events import Backtrack, Found, Move
@@ -155,7 +156,7 @@ class Walker:
         self.closed = closed
         self.pruning = tuple(pruning)
         self.node_budget = node_budget
-        self.counts = algorithm == "warnsdorff"
+        self.counts = carries_onward(algorithm)
         self._end = None  # the final event (Found / Exhausted / Budget) once reached
         if state is None:
             self._index = 0

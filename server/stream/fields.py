@@ -13,9 +13,12 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field, Strict
 
+from ..engine.articles import ARTICLES
 from ..validation import flag, refuse, refused, whole
 
-ALGORITHMS = ("seed", "warnsdorff", "construct")
+# The lesson's two searches, the construction, and the articles' programs as written and
+# corrected (server/engine/articles.py: open tours on a whole board, without pruning).
+ALGORITHMS = ("seed", "warnsdorff", "construct", *ARTICLES)
 MIN_SIDE = 3
 MAX_SIDE = 30  # searches: every event is streamed, so bigger boards only mean budget runs
 MAX_SIDE_CONSTRUCT = 100  # the construction streams exactly one move per square

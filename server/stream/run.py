@@ -371,6 +371,8 @@ class Run:
         kind = terminal.kind
         if kind == "found":
             self.status, self.tour = "found", list(terminal.tour)
+        elif kind == "declared":  # an article's program claims a path that is no tour
+            self.status, self.tour = "declared", list(terminal.path)
         elif kind == "budget":
             self.status, self.limit = "budget", terminal.limit
         else:  # "exhausted", or the generator simply ended

@@ -19,6 +19,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, PrivateAttr, Strict, ValidationInfo, model_validator
 
+from ..engine.article_orders import carries_onward
+from ..engine.articles import ARTICLES
 from ..engine.theory import tour_verdict
 from ..validation import Message, Square, error_codes, refuse, refused
 from .fields import (
@@ -87,8 +89,8 @@ class RunSpec:
 
     @property
     def counts(self) -> bool:
-        """Whether each move carries its candidates' onward counts (Warnsdorff)."""
-        return self.algorithm == "warnsdorff"
+        """Whether each move carries its candidates' counts (what its sort orders by)."""
+        return carries_onward(self.algorithm)
 
 
 def check_size(algorithm: str, rows: int, cols: int) -> None:
@@ -128,6 +130,7 @@ def check_board(
     closed: bool,
     start: list[int],
     holes: list[int] | None = None,
+    pruning: bool = False,
 ) -> int:
     """The start square of a demo on this board, or a refusal (``bad-board``, ``bad-holes``).
 
@@ -137,6 +140,11 @@ def check_board(
     of plain rectangles only, so a shape is never refused for lacking a tour.
     """
     check_size(algorithm, rows, cols)
+    if algorithm in ARTICLES and (closed or holes):
+        # the articles' programs search open tours of a whole board, as written
+        raise refuse("bad-board", "watch.error.bad-board.article", algorithm=algorithm)
+    if algorithm in ARTICLES and pruning:
+        raise refuse("bad-request", "watch.error.bad-request.article", algorithm=algorithm)
     row, col = start
     if not (0 <= row < rows and 0 <= col < cols):
         raise refuse(
@@ -199,6 +207,9 @@ class StartMessage(Message):
     def _resolve(self, info: ValidationInfo) -> StartMessage:
         prefix: tuple[int, ...] = ()
         holes: frozenset[int] = frozenset()
+        if self.algorithm in ARTICLES and self.game is not None:
+            # an article's program runs as written: from its start, without a game's moves
+            raise refuse("bad-request", "watch.error.bad-request.article", algorithm=self.algorithm)
         if self.game is not None:
             load_game = (info.context or {}).get("load_game")
             game = load_game(self.game) if load_game is not None else None
@@ -219,7 +230,9 @@ class StartMessage(Message):
             start = prefix[0]
         else:
             given = sorted(holes) if self.game is not None else self.holes  # a game's own
-            start = check_board(self.algorithm, rows, cols, closed, _require(self, "start"), given)
+            start = check_board(
+                self.algorithm, rows, cols, closed, _require(self, "start"), given, self.pruning
+            )
             holes = frozenset(given or ())
         budget = DEFAULT_NODE_BUDGET if self.node_budget is None else self.node_budget
         seconds = DEFAULT_TIME_LIMIT if self.time_limit is None else self.time_limit

@@ -37,6 +37,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
+from ..engine.article_orders import carries_onward
 from ..engine.board import Board
 from ..engine.search import PRUNINGS
 from ..engine.walker import Walker, WalkerState
@@ -60,7 +61,7 @@ class Demo:
     rows: int
     cols: int
     start: int  # square
-    algorithm: str  # "seed" | "warnsdorff" | "construct"
+    algorithm: str  # "seed" | "warnsdorff" | "construct" | an article's ordering
     closed: bool
     pruning: bool
     node_budget: int
@@ -69,7 +70,7 @@ class Demo:
 
     @property
     def counts(self) -> bool:
-        return self.algorithm == "warnsdorff"
+        return carries_onward(self.algorithm)
 
     @classmethod
     def of(cls, settings: object) -> Demo:
@@ -230,7 +231,7 @@ class Timeline:
             "nodes": head.nodes,
             "backtracks": head.backtracks,
             "limit": limit or (final.limit if status == "budget" else None),
-            "tour": list(final.tour) if status == "found" else None,
+            "tour": _claimed(final) if status in ("found", "declared") else None,
         }
 
     def _keep(self, state: WalkerState) -> WalkerState:
@@ -395,3 +396,8 @@ class Timeline:
             self._readers.clear()
             self._snapshots.clear()
             self._states = []
+
+
+def _claimed(final) -> list[int]:
+    """A found tour, or the path an article's program declared a tour (``declared``)."""
+    return list(final.tour if final.kind == "found" else final.path)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request, url_for
 
+from ..engine import articles
 from ..game import rules
 from ..i18n import LANGS, catalogue_version, request_lang, text
 from ..stream import spec
@@ -27,7 +28,13 @@ BOARD_LIMITS = {
 }
 # <body data-limits>: the board sizes, and the most nodes a /watch search may visit (a
 # lane asks for that much, so ⏭ reaches the end of the lesson's 8x8 plain search).
-PAGE_LIMITS = {**BOARD_LIMITS, "search_nodes": spec.MAX_NODE_BUDGET}
+# And the articles' programs a search may run (server/engine/articles.py): each one's board,
+# start and rule, which the call stack and the setup forms follow.
+PAGE_LIMITS = {
+    **BOARD_LIMITS,
+    "search_nodes": spec.MAX_NODE_BUDGET,
+    "orderings": articles.browser_table(),
+}
 
 
 @bp.app_context_processor

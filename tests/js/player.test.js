@@ -132,3 +132,27 @@ test("a move onto a square on the path, or a backtrack off another, is a protoco
   wrong.push(decodeBatch([-2], { squares: 36 }));
   assert.throws(() => wrong.advance(1), /not the knight's square/);
 });
+
+test("only the Python article's last move may land on the start: it keeps its number 1", () => {
+  // 5x5 from square 5: the article's search as written, to where its last move lands on the
+  // start (the reference search with its offsets and isCorrect's N*N + 1)
+  // biome-ignore format: a table
+  const offsets = [[-1, -2], [1, -2], [-1, 2], [1, 2], [-2, -1], [-2, 1], [2, -1], [2, 1]];
+  const events = searchEvents(5, 5, 5, 10_000, { jumps: offsets, landsOnStart: true });
+  const player = new Player({ rows: 5, cols: 5, path: [] });
+  player.push(decodeBatch(flat(events), { squares: 25 }));
+  player.advance(events.length);
+  assert.equal(player.depth, 25);
+  assert.equal(player.path[24], 5);
+  assert.equal(player.path[0], 5);
+  assert.equal(player.order[5], 1);
+  player.back(1);
+  assert.equal(player.order[5], 1); // the start is still the path's first square
+  assert.equal(player.depth, 24);
+  player.advance(1);
+  assert.equal(player.depth, 25);
+  // earlier, the start is a square on the path like any other
+  const early = new Player({ rows: 5, cols: 5, path: [5] });
+  early.push(decodeBatch([16, 0, 5, 0], { squares: 25 }));
+  assert.throws(() => early.advance(2), /entered twice/);
+});

@@ -149,3 +149,57 @@ test("a game's squares are frames without candidates; the construction's frames 
   followPlayer(built, { path: [0, 7], depth: 2, lastEvent: () => null });
   assert.deepEqual(frameView(built, 1).candidates, []);
 });
+
+// The articles' programs (server/engine/article_orders.py), as <body data-limits> serves
+// them: the Java articles' move order with their static-degree sort, the Python article's
+// offsets with no working sort and its last move onto the start, the C article's switch.
+// biome-ignore format: tables
+const ARTICLES = {
+  "a000-java": { moves: FIND_WAY, sort: "static", lands_on_start: false },
+  "a001-python": {
+    moves: [[-1, -2], [1, -2], [-1, 2], [1, 2], [-2, -1], [-2, 1], [2, -1], [2, 1]],
+    sort: null,
+    lands_on_start: true,
+  },
+  "a003-c": {
+    moves: [[-1, 2], [1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1]],
+    sort: null,
+    lands_on_start: false,
+  },
+};
+
+for (const [algorithm, rows, cols, start, limit] of [
+  ["a000-java", 8, 8, 16, 800],
+  ["a003-c", 5, 5, 10, 1500],
+  ["a001-python", 5, 5, 5, 1474], // its last move lands on the start at event 1,474
+]) {
+  const rule = ARTICLES[algorithm];
+  const counts = rule.sort !== null;
+  const events = searchEvents(rows, cols, start, limit, {
+    counts,
+    jumps: rule.moves,
+    staticDegree: rule.sort === "static",
+    landsOnStart: rule.lands_on_start,
+  });
+
+  test(`${algorithm} ${rows}x${cols}: the stack orders candidates by the article's rule`, () => {
+    const player = playerOf(rows, cols, events, { size: 97, counts });
+    const stack = createStack({ rows, cols, algorithm, orderings: ARTICLES });
+    for (let n = 1; n < events.length; n++) {
+      player.advance(1);
+      followPlayer(stack, player);
+      if (n % 11 === 0 || n < 30 || n === events.length - 1) {
+        assert.deepEqual(shown(stack), rebuild(events, n, counts), `after ${n}`);
+      }
+    }
+  });
+}
+
+test("the Python article's last frame offers the start, where the search ends", () => {
+  const rule = ARTICLES["a001-python"];
+  const events = searchEvents(5, 5, 5, 10_000, { jumps: rule.moves, landsOnStart: true });
+  const last = events.at(-1);
+  assert.equal(last[0], 5); // it moved onto its own start ...
+  assert.equal(events.filter((e) => e[0] >= 0).length, 749); // ... at the engine's node 749
+  assert.ok(last.slice(2, 2 + last[1]).includes(5));
+});

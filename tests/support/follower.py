@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import socketio
 
 from server.classroom.clock import lesson_settings
+from server.engine.article_orders import carries_onward
 from server.engine.board import Board
 from server.engine.walker import Walker
 from server.lesson.chapters import CHAPTERS
@@ -214,7 +215,7 @@ class Following:
             if snapshot["gen"] < gen:
                 return
             # a snapshot names its demo: it may come before that demo's state
-            counts = snapshot["settings"]["algorithm"] == "warnsdorff"
+            counts = carries_onward(snapshot["settings"]["algorithm"])
             self.position = Position(snapshot, counts)
             self.snapshots += 1
 

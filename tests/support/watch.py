@@ -29,6 +29,7 @@ import psutil
 import socketio
 import websocket
 
+from server.engine.article_orders import carries_onward
 from server.http_server import make_server
 from server.stream.encode import count_events
 from server.web.watch_socket import registry
@@ -177,7 +178,7 @@ class WatchClient:
             return not seen or seen[len(seen) - 1] == (done["nodes"], done["backtracks"])
 
     def start(self, payload: dict, timeout: float = 5) -> dict:
-        if isinstance(payload, dict) and payload.get("algorithm") == "warnsdorff":
+        if isinstance(payload, dict) and carries_onward(str(payload.get("algorithm"))):
             self.counts[payload["run"]] = True
         return self.sio.call("start", payload, namespace=NAMESPACE, timeout=timeout)
 

@@ -597,14 +597,24 @@ def test_a_student_gives_one_name_for_the_quiz_and_the_puzzle(live, members):
     assert teacher.call("solve", {})["error"]["code"] == "not-student"
 
 
-def test_the_hub_takes_the_settings_and_the_apps_budgets(tmp_path):
-    """The class's handlers take CLASS_HANDLER_SLOTS turns, and the room feeds search on the
-    same slots and memory budget as every other search of the process."""
-    from server.web import budgets
-
-    app = create_app(
-        {"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance"), "CLASS_HANDLER_SLOTS": 2}
-    )
-    the_hub = hub(app)
-    assert the_hub.gate.slots == 2
-    assert the_hub.searches is budgets.searches(app) and the_hub.memory is budgets.memory(app)
+def test_an_articles_program_is_the_class_demo_to_its_false_tour(live, members):
+    """The Python article as written on 5x5 from a4: the class follows it event by event
+    to the end, where its last move lands on the start; run only as written."""
+    _url, app = live
+    opened, teacher_member, ack = teacher_of(members, app)
+    teacher = Teacher(teacher_member, ack)
+    student, _ = student_of(members, opened.code)
+    demo = {"algorithm": "a001-python", "rows": 5, "cols": 5, "start": [1, 0]}
+    demo.update(closed=False, pruning=False)
+    assert teacher.settings(demo)["ok"]
+    teacher.control(0, playing=True, speed=None)  # to the end
+    assert wait_until(lambda: student.state and student.state["end"] is not None, 30)
+    end = student.state["end"]
+    assert end["status"] == "declared" and end["nodes"] == 749
+    follows(student, end["total"], demo)
+    shown = student.shows(end["total"])
+    assert shown.path[0] == shown.path[-1] == 5 and len(shown.path) == 25
+    for changes, code in (({"closed": True}, "bad-board"), ({"pruning": True}, "bad-request")):
+        teacher.seq += 1
+        bad = teacher_member.call("settings", {**demo, **changes, "seq": teacher.seq})
+        assert bad["error"]["code"] == code, bad

@@ -13,6 +13,7 @@
 // - Where the class is, is a playback clock (stream/clock.js) the server sets: its state
 //   (or the teacher's control on the way) says the index, whether it plays and how fast.
 
+import { carriesOnward } from "../core/orderings.js";
 import { PlaybackClock } from "../stream/clock.js";
 import { DepthColumns } from "../stream/columns.js";
 import { decodeBatch } from "../stream/decode.js";
@@ -253,7 +254,7 @@ export class RoomFollower {
 
   // -- internals -------------------------------------------------------------------------------
   _countsOnward() {
-    return this.state.settings.algorithm === "warnsdorff"; // moves carry onward counts
+    return carriesOnward(this.state.settings.algorithm); // moves carry their sort's counts
   }
 
   _decode(events) {

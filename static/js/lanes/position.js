@@ -31,7 +31,7 @@ export function markPosition(state, player, { heat = null, answer = -1, frame = 
  */
 export function describePosition(state, view, player, settings) {
   if (player.finished && player.done) {
-    const found = player.done.status === "found";
+    const found = ["found", "declared"].includes(player.done.status); // the program ends
     const text = narrateDone(player.done, player, settings.start);
     return { text, tags: found ? "finish" : codeTags(view) };
   }

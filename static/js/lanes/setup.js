@@ -1,7 +1,9 @@
 // The settings form shared by the Watch page and the class room's teacher page: board size
-// (with presets, within the server's limits), algorithm, open or closed tour and pruning.
+// (with presets, within the server's limits), algorithm, open or closed tour and pruning, or
+// an article's program (which runs as written: open tours of a whole board, no pruning).
 
 import { boardLimits, clampSide } from "../core/limits.js";
+import { articleOf } from "../core/orderings.js";
 import { parsePuzzle, shapeText } from "../core/shape.js";
 
 /** The size limit of `algorithm`: the construction's boards are larger than a search's. */
@@ -57,8 +59,30 @@ function openSquare(rows, cols, holes, wanted) {
  */
 export function readBoardForm(form, previous) {
   const data = new FormData(form);
-  const algorithm = data.get("algorithm");
+  const article = articleOf(data.get("article") ?? "");
+  const algorithm = article ? data.get("article") : data.get("algorithm");
   const limit = sizeLimit(algorithm);
+  if (article) {
+    const rows = clampSide(data.get("rows"), limit, article.rows);
+    const cols = clampSide(data.get("cols"), limit, article.cols);
+    // the start kept on the same board and program, else the program's own on its board
+    const keep =
+      previous?.algorithm === algorithm && previous.rows === rows && previous.cols === cols;
+    const own = rows === article.rows && cols === article.cols;
+    const [row, col] = article.start;
+    const wanted = keep ? previous.start : own ? row * cols + col : null;
+    const start = openSquare(rows, cols, [], wanted);
+    return {
+      rows,
+      cols,
+      holes: [],
+      start,
+      algorithm,
+      closed: false,
+      pruning: false,
+      shapeError: null,
+    };
+  }
   const shape = readShapeField(form);
   const good = shape && !shape.error ? shape : null;
   const rows = good ? good.rows : clampSide(data.get("rows"), limit, 5);
@@ -109,12 +133,37 @@ export function followSize(form, target) {
  * preset is a plain rectangle), a shape decides the size, a size picks its preset.
  */
 export function followFormChange(form, target) {
+  if (target.name === "article") followArticle(form, { own: true });
   if (target.name === "preset" && form.elements.shape.value) {
     form.elements.shape.value = "";
     followShape(form);
   }
   if (target.name === "shape") followShape(form);
   followSize(form, target);
+}
+
+/**
+ * An article's program runs as written: the algorithm, tour, pruning and shape fields rest
+ * while one is chosen; `own` puts its own board in the size fields.
+ */
+export function followArticle(form, { own = false } = {}) {
+  const article = articleOf(form.elements.article?.value ?? "");
+  if (article && own) {
+    if (form.elements.shape) form.elements.shape.value = "";
+    form.elements.rows.value = article.rows;
+    form.elements.cols.value = article.cols;
+    setRadio(form, "tour", "open");
+    form.elements.pruning.checked = false;
+    if (form.elements.shape) followShape(form);
+    syncPreset(form);
+  }
+  const resting = [
+    ...form.querySelectorAll('input[name="algorithm"], input[name="tour"]'),
+    form.elements.pruning,
+    form.elements.shape,
+  ];
+  for (const input of resting) if (input) input.disabled = Boolean(article);
+  form.dataset.article = article ? form.elements.article.value : "";
 }
 
 /** Lane settings (start is a square index) -> a run's parameters (start is [row, col]). */
@@ -153,8 +202,11 @@ export function fillBoardForm(form, settings) {
   form.elements.rows.value = settings.rows;
   form.elements.cols.value = settings.cols;
   syncPreset(form);
-  setRadio(form, "algorithm", settings.algorithm);
+  const article = articleOf(settings.algorithm);
+  if (!article) setRadio(form, "algorithm", settings.algorithm);
+  if (form.elements.article) form.elements.article.value = article ? settings.algorithm : "";
   setRadio(form, "tour", settings.closed ? "closed" : "open");
   form.elements.pruning.checked = settings.pruning;
   if (form.elements.shape) followShape(form);
+  if (form.elements.article) followArticle(form);
 }

@@ -5,25 +5,29 @@
 // was entered; every square above it on the path has been left again whenever it picks the
 // next one, so they are computed here from the path alone, in the order the engine tries
 // them (server/engine/search.py: the seeds' move order 0..7, or Warnsdorff's onward counts
-// with a stable sort, ties in the seeds' order). That makes the stack a function of the
+// with a stable sort, ties in the seeds' order; an article's program by its own rule,
+// core/orderings.js: its move order, its sort, the Python article's last move onto the
+// start). That makes the stack a function of the
 // position (step back, a class room's snapshot, a seek: all exact), with one fact the path
 // cannot tell: the square the innermost frame last returned from (`after`).
 
-import { KNIGHT_JUMPS, nameOf } from "../core/squares.js";
+import { ruleOf } from "../core/orderings.js";
+import { nameOf } from "../core/squares.js";
 
 /** What a candidate of a frame is: tried and failed, being tried, not yet tried. */
 export const CANDIDATE = Object.freeze({ failed: "failed", trying: "trying", waiting: "waiting" });
 
 /**
- * An empty stack for a rows x cols search; `algorithm` seed | warnsdorff | construct;
+ * An empty stack for a rows x cols search; `algorithm` seed | warnsdorff | construct | an
+ * article's ordering (`orderings`: core/orderings.js's table, the page's by default);
  * `given`: how many squares of the path are a game's, not the search's (Play's "show me").
  */
-export function createStack({ rows, cols, algorithm = "seed", given = 0 }) {
+export function createStack({ rows, cols, algorithm = "seed", given = 0, orderings }) {
   const squares = rows * cols;
   return {
     rows,
     cols,
-    warnsdorff: algorithm === "warnsdorff",
+    rule: orderings ? ruleOf(algorithm, orderings) : ruleOf(algorithm),
     searched: algorithm !== "construct", // the construction has no search: frames bare
     given,
     path: new Int32Array(squares + 1),
@@ -100,20 +104,28 @@ export function frameView(stack, d) {
 }
 
 /**
- * The candidates of frame `d` in the order the search tries them, with their onward counts
- * under Warnsdorff (else null): the neighbours of its square off path[0..d].
+ * The candidates of frame `d` in the order the search tries them, with the counts its sort
+ * orders them by (Warnsdorff's onward counts, or the Java articles' static degrees; else
+ * null): the neighbours of its square off path[0..d], in the rule's move order.
  */
 export function frameCandidates(stack, d) {
   const cached = stack.frames[d];
   if (cached) return cached;
+  const { rule } = stack;
+  const start = stack.path[0];
+  // the Python article's isCorrect lets the last move land on the start (marked 1)
+  const lands = rule.landsOnStart && d === stack.rows * stack.cols - 2;
   const free = (sq) => {
     const step = stack.order[sq];
-    return step === 0 || step > d + 1;
+    return step === 0 || step > d + 1 || (lands && sq === start);
   };
   const candidates = jumps(stack, stack.path[d], free);
   let counts = null;
-  if (stack.warnsdorff) {
-    const onward = candidates.map((c) => jumps(stack, c, free).length);
+  if (rule.sort) {
+    const anywhere = () => true; // the static degree: every on-board move, visited or not
+    const unvisited = (sq) => sq !== start && free(sq);
+    const count = rule.sort === "static" ? anywhere : lands ? unvisited : free;
+    const onward = candidates.map((c) => jumps(stack, c, count).length);
     const byCount = candidates.map((_, i) => i).sort((a, b) => onward[a] - onward[b] || a - b);
     counts = byCount.map((i) => onward[i]);
     const ordered = byCount.map((i) => candidates[i]);
@@ -129,7 +141,7 @@ function jumps(stack, sq, free) {
   const r = Math.floor(sq / cols);
   const c = sq % cols;
   const out = [];
-  for (const [dr, dc] of KNIGHT_JUMPS) {
+  for (const [dr, dc] of stack.rule.moves) {
     const rr = r + dr;
     const cc = c + dc;
     if (rr >= 0 && rr < rows && cc >= 0 && cc < cols && free(rr * cols + cc)) {

@@ -3,6 +3,7 @@
 // class pages and Play's "show me" say the same.
 
 import { formatNumber, t } from "../core/i18n.js";
+import { ruleOf } from "../core/orderings.js";
 import { nameOf } from "../core/squares.js";
 
 /**
@@ -19,6 +20,9 @@ export function narrateEvent(view, player, { algorithm, onward }) {
         : t("watch.ui.narr.start", { square });
     }
     const n = view.counts ? view.counts[view.tried] : onward(view.move);
+    if (view.counts && ruleOf(algorithm).sort === "static") {
+      return t("watch.ui.narr.try.static", { square, n }); // the Java articles' count
+    }
     return t(n === 1 ? "watch.ui.narr.try.one" : "watch.ui.narr.try", { square, n });
   }
   if (view.back >= 0) {

@@ -121,6 +121,14 @@ export class Player {
   }
 
   // -- moving the cursor --------------------------------------------------------------------
+  /**
+   * Whether a move onto `v` that made the path `depth` long is an article's program landing
+   * on its own start (server/engine/search.py's Declared): the one square a path holds twice.
+   */
+  landsOnStart(v) {
+    return this.depth === this.squares && v === this.path[0] && this.depth > 1;
+  }
+
   /** Consume up to `n` events; returns how many were consumed. */
   advance(n = 1) {
     let done = 0;
@@ -135,8 +143,13 @@ export class Player {
         if (v >= 0) {
           this._markHead();
           this.path[this.depth++] = v;
-          if (this.order[v] !== 0) throw new ProtocolError(`square ${v} entered twice`);
-          this.order[v] = this.depth;
+          if (this.landsOnStart(v)) {
+            // the Python article's last move lands on its start, which keeps its number 1
+          } else if (this.order[v] !== 0) {
+            throw new ProtocolError(`square ${v} entered twice`);
+          } else {
+            this.order[v] = this.depth;
+          }
           this.entered[v]++;
           this.moves++;
           if (this.depth > this.maxDepth) {
@@ -191,7 +204,7 @@ export class Player {
       const chunk = this.chunks[this.ci];
       const v = chunk.data[chunk.starts[this.ei]];
       if (v >= 0) {
-        this.order[v] = 0;
+        if (!this.landsOnStart(v)) this.order[v] = 0;
         this.depth--;
         this.entered[v]--;
         this.moves--;

@@ -1,8 +1,10 @@
 // A Watch page opened with its settings in the address, as links from lessons and tests do:
 // ?rows=6&cols=6&start=r,c&algorithm=seed&b=warnsdorff&closed=1&pruning=1&speed=10|max&go=1
-// and ?puzzle=<shape or puzzle code> (server/engine/shape.py), which decides the board.
+// and ?puzzle=<shape or puzzle code> (server/engine/shape.py), which decides the board;
+// ?algorithm=a000-java runs an article's program (on its own board unless rows and cols say).
 
-import { followShape, setRadio, syncPreset } from "../lanes/setup.js";
+import { articleOf } from "../core/orderings.js";
+import { followArticle, followShape, setRadio, syncPreset } from "../lanes/setup.js";
 
 /**
  * Put the address's settings on `form`. Returns {go, start, speed}: whether to start at
@@ -14,7 +16,13 @@ export function applyQuery(form, search = location.search) {
   for (const name of ["rows", "cols"]) {
     if (q.get(name) !== null) form.elements[name].value = q.get(name);
   }
-  if (q.get("algorithm")) setRadio(form, "algorithm", q.get("algorithm"));
+  const algorithm = q.get("algorithm");
+  if (articleOf(algorithm ?? "") && form.elements.article) {
+    form.elements.article.value = algorithm;
+    followArticle(form, { own: q.get("rows") === null && q.get("cols") === null });
+  } else if (algorithm) {
+    setRadio(form, "algorithm", algorithm);
+  }
   if (q.get("b")) {
     form.elements.race.checked = true;
     form.elements.algorithm_b.value = q.get("b");

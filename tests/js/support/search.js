@@ -9,14 +9,22 @@ const JUMPS = [[-2, 1], [-1, 2], [1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2
 /**
  * The first `limit` events of the search from `start` on a rows x cols board; `jumps` another
  * move order, `warnsdorff` tries the candidates with the fewest onward moves first (ties in
- * move order).
+ * move order); `staticDegree` by the number of on-board moves instead, visited squares
+ * counted (the Java articles' sort; the counts carried are those); `landsOnStart` lets the
+ * last move land on the start, which ends the search (the Python article's isCorrect).
  */
 export function searchEvents(
   rows,
   cols,
   start,
   limit,
-  { counts = false, jumps = JUMPS, warnsdorff = false } = {},
+  {
+    counts = false,
+    jumps = JUMPS,
+    warnsdorff = false,
+    staticDegree = false,
+    landsOnStart = false,
+  } = {},
 ) {
   const events = [];
   const onPath = new Set();
@@ -33,28 +41,41 @@ export function searchEvents(
     }
     return out;
   };
+  const degree = (sq) => {
+    const r = Math.floor(sq / cols);
+    const c = sq % cols;
+    return jumps.filter(([dr, dc]) => r + dr >= 0 && r + dr < rows && c + dc >= 0 && c + dc < cols)
+      .length;
+  };
   let done = false;
-  const visit = (sq, candidates) => {
+  const visit = (sq, candidates, counted) => {
     if (events.length >= limit) {
       done = true;
       return;
     }
-    const onward = counts
-      ? candidates.map((c) => neighbours(c).filter((x) => x !== sq).length)
-      : [];
-    events.push([sq, candidates.length, ...candidates, ...onward]);
-    onPath.add(sq);
-    if (onPath.size === rows * cols) {
-      done = true;
+    events.push([sq, candidates.length, ...candidates, ...(counts ? counted : [])]);
+    if (onPath.has(sq) || onPath.size + 1 === rows * cols) {
+      done = true; // a tour, or the last move landed on the start
       return;
     }
+    onPath.add(sq);
     let next = neighbours(sq);
-    if (warnsdorff) {
-      const onward = new Map(next.map((c) => [c, neighbours(c).length]));
-      next = [...next].sort((a, b) => onward.get(a) - onward.get(b)); // stable
+    if (landsOnStart && onPath.size === rows * cols - 1) {
+      next = jumps
+        .map(([dr, dc]) => [Math.floor(sq / cols) + dr, (sq % cols) + dc])
+        .filter(([r, c]) => r >= 0 && r < rows && c >= 0 && c < cols)
+        .map(([r, c]) => r * cols + c)
+        .filter((c) => c === start || !onPath.has(c));
+    }
+    let ways = next.map((c) => neighbours(c).length);
+    if (warnsdorff || staticDegree) {
+      if (staticDegree) ways = next.map(degree);
+      const order = next.map((_, i) => i).sort((a, b) => ways[a] - ways[b]); // stable
+      next = order.map((i) => next[i]);
+      ways = order.map((i) => ways[i]);
     }
     for (const target of next) {
-      visit(target, next);
+      visit(target, next, ways);
       if (done) return;
     }
     if (events.length >= limit) {
@@ -64,7 +85,7 @@ export function searchEvents(
     onPath.delete(sq);
     events.push([-1 - sq]);
   };
-  visit(start, []);
+  visit(start, [], []);
   return events;
 }
 

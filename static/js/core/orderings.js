@@ -1,0 +1,40 @@
+// The articles' programs a search may run, as every page serves them in <body data-limits>
+// (server/engine/articles.py's browser_table): each one's board, start and rule. The call
+// stack orders its candidates by the rule, the forms offer the programs, the lanes name
+// them; no fact of the engine's is copied here.
+
+import { boardLimits } from "./limits.js";
+import { KNIGHT_JUMPS } from "./squares.js";
+
+/** The seeds' rule, which "seed" and "warnsdorff" share (the lesson's move order). */
+const LESSON_MOVES = KNIGHT_JUMPS;
+
+/** {id: {article, language, rows, cols, start, fixed_of, fixed, moves, sort, ...}}. */
+export function articleOrderings(body = globalThis.document?.body) {
+  if (!body?.dataset?.limits) return {};
+  return boardLimits(body).orderings ?? {};
+}
+
+/** The article ordering `algorithm`, or null (seed, warnsdorff, construct). */
+export function articleOf(algorithm, table = articleOrderings()) {
+  return Object.hasOwn(table, algorithm) ? table[algorithm] : null;
+}
+
+/**
+ * How `algorithm` orders a frame's candidates: {moves, sort: "onward" | "static" | null,
+ * landsOnStart}. Warnsdorff sorts by onward counts; seed and the construction keep the
+ * lesson's move order.
+ */
+export function ruleOf(algorithm, table = articleOrderings()) {
+  const article = articleOf(algorithm, table);
+  if (article) {
+    return { moves: article.moves, sort: article.sort, landsOnStart: article.lands_on_start };
+  }
+  const sort = algorithm === "warnsdorff" ? "onward" : null;
+  return { moves: LESSON_MOVES, sort, landsOnStart: false };
+}
+
+/** Whether `algorithm`'s moves carry their candidates' counts (what its sort orders by). */
+export function carriesOnward(algorithm, table = articleOrderings()) {
+  return ruleOf(algorithm, table).sort !== null;
+}
