@@ -436,10 +436,9 @@ def _walk(
         if resume.after is not None and resume.after not in it:
             raise BoardError(f"the resumed square {resume.after} is not a candidate of {cur}")
         nodes, backtracks = resume.nodes, resume.backtracks
-        limit, check_at = limits.check(nodes)
-        if limit:
-            yield Budget(limit, nodes, backtracks)
-            return
+        # The limits are read before the next move, where the uninterrupted search
+        # reads them: the backtracks (or the Found) it yields first come first here too.
+        check_at = nodes
         if depth == last and resume.after is None and (not closed or adjs[cur]):
             yield Found(tuple(resume.path), nodes, backtracks)
             return

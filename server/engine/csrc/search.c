@@ -449,11 +449,9 @@ int kt_search_begin(Search *s)
     }
     s->nodes = s->rnodes;
     s->backtracks = s->rbacktracks;
-    limit = limits_check(&s->lim, s->nodes);
-    if (limit) {
-        enqueue_final(s, EV_BUDGET, limit, s->nodes, s->backtracks);
-        return 0;
-    }
+    /* The limits are read before the next move, where the uninterrupted search reads
+     * them: the backtracks (or the Found) it yields first come first here too. */
+    s->lim.check_at = s->nodes;
     if (s->base + s->top == s->last && s->rafter < 0 && (!s->closed || s->adjs[f->cur])) {
         s->final_tour = 1;
         enqueue_final(s, EV_FOUND, 0, s->nodes, s->backtracks);
