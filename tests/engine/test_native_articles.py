@@ -298,7 +298,7 @@ def test_batches_encode_the_same_ints():
 # -- any small board -----------------------------------------------------------------------
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.integers(1, 6),
     st.integers(1, 6),
