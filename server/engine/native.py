@@ -19,8 +19,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
-from .board import Board, BoardError
-from .events import END_OF_STREAM, Backtrack, Budget, Exhausted, Found, Move
+from .article_orders import ordered_neighbours
+from .board import SEED_MOVES, Board, BoardError
+from .events import END_OF_STREAM, Backtrack, Budget, Declared, Exhausted, Found, Move
 
 __all__ = ["ENV", "available", "core", "describe", "engine", "tables", "use"]
 
@@ -40,7 +41,7 @@ def _load() -> tuple[ModuleType | None, str]:
                 f"{ENV}=compiled, but the compiled core does not load: {err}"
             ) from err
         return None, "the compiled core is not built"
-    _core.configure(Move, Backtrack, Found, Exhausted, Budget, BoardError, END_OF_STREAM)
+    _core.configure(Move, Backtrack, Found, Exhausted, Budget, Declared, BoardError, END_OF_STREAM)
     return _core, ""
 
 
@@ -88,8 +89,20 @@ def use(name: str) -> Iterator[None]:
         _active = before
 
 
-def tables(board: Board):
-    """The core's neighbour table for ``board``, kept on the board as its neighbours are."""
+def tables(board: Board, moves: tuple[tuple[int, int], ...] | None = None):
+    """The core's neighbour table for ``board``, kept on the board as its neighbours are.
+
+    ``moves``: an article's move order (:mod:`.article_orders`), whose table lists
+    each square's neighbours in that order; None for the board's own (seed) order.
+    """
+    if moves is not None and moves != SEED_MOVES:
+        kept = board.__dict__.setdefault("_core_article_tables", {})
+        found = kept.get(moves)
+        if found is None:
+            neighbours = ordered_neighbours(board, moves)
+            found = _loaded.Tables(board.rows, board.cols, neighbours, sorted(board.blocked))
+            kept[moves] = found
+        return found
     found = board.__dict__.get("_core_tables")
     if found is None:
         found = _loaded.Tables(board.rows, board.cols, board.neighbours, sorted(board.blocked))

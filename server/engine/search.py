@@ -38,9 +38,10 @@ Orderings (``ORDERINGS``):
 
 ``a000-java`` ... ``a003-c-stack`` (``server/engine/articles.py``)
     The articles' programs, as written and corrected (:mod:`.article_orders`):
-    open tours only, no pruning, no blocked squares (BoardError).  The compiled
-    core does not implement them yet: ``search_events``, ``solve`` and the
-    walker use the Python engine for them, whatever core is loaded.  The Python
+    open tours only, no pruning, no blocked squares (BoardError).  Both engines
+    run them: the compiled core takes each rule from :data:`RULES` (its move
+    order as a neighbour table, its sort, its last-move and root quirks), so
+    that table stays their one definition; ``_walk`` is the reference.  The Python
     article as written (``a001-python``) never stops (``self.found`` is never
     set); the stream ends at its first success: Found when that is a tour; when
     its last move landed on the start, that Move (the start again, depth
@@ -81,7 +82,7 @@ __all__ = [
 
 # Every option (closed tours, pruning) and both engines: the lesson's own orderings.
 BASE_ORDERINGS = ("seed", "warnsdorff")
-# The articles' programs follow (server/engine/articles.py): open, unpruned, Python engine.
+# The articles' programs follow (server/engine/articles.py): open and unpruned.
 ORDERINGS = (*BASE_ORDERINGS, *RULES)
 PRUNINGS = ("dead-ends", "parity", "connectivity")
 
@@ -435,10 +436,9 @@ def _walk(
         if resume.after is not None and resume.after not in it:
             raise BoardError(f"the resumed square {resume.after} is not a candidate of {cur}")
         nodes, backtracks = resume.nodes, resume.backtracks
-        limit, check_at = limits.check(nodes)
-        if limit:
-            yield Budget(limit, nodes, backtracks)
-            return
+        # The limits are read before the next move, where the uninterrupted search
+        # reads them: the backtracks (or the Found) it yields first come first here too.
+        check_at = nodes
         if depth == last and resume.after is None and (not closed or adjs[cur]):
             yield Found(tuple(resume.path), nodes, backtracks)
             return
@@ -544,7 +544,7 @@ def search_events(
     if resume is not None:
         _check_resume(board, path, resume, ordering)
     core = native.core()
-    if core is not None and ordering not in RULES:
+    if core is not None:
         return _compiled(
             core, board, path, closed, ordering, prunes, node_budget, time_limit, resume
         )
@@ -605,11 +605,20 @@ def solve(
     began = time.perf_counter()
     core = native.core()
     rule = RULES.get(ordering)
-    if core is not None and rule is None:
-        if ordering == "seed" and not prunes:
+    # The article's own order without a sort or quirk (the C article) is the seed
+    # search's loop on another neighbour table.
+    plain_rule = rule is not None and rule.sort is None and not rule.lands_on_start
+    if core is not None:
+        if (ordering == "seed" and not prunes) or plain_rule:
             status, tour, nodes, backtracks, limit = core.solve_seed(
-                native.tables(board), path, closed, _budget(node_budget), _seconds(time_limit)
+                native.tables(board, rule.moves if rule else None),
+                path,
+                closed,
+                _budget(node_budget),
+                _seconds(time_limit),
             )
+            if status == "exhausted" and rule is not None and rule.keeps_root:
+                backtracks -= 1  # the stream's: its start is never left
         else:
             search = _compiled(core, board, path, closed, ordering, prunes, node_budget, time_limit)
             result = _result(search.finish())
@@ -622,7 +631,7 @@ def solve(
             board, path, closed, node_budget, time_limit
         )
         return SearchResult(status, tour, nodes, backtracks, time.perf_counter() - began, limit)
-    if rule is not None and rule.sort is None and not rule.lands_on_start:
+    if plain_rule:
         status, tour, nodes, backtracks, limit = _seed_fast(
             board, path, closed, node_budget, time_limit, ordered_neighbours(board, rule.moves)
         )
@@ -671,13 +680,16 @@ def _compiled(
     """The core's search over validated input: an iterator of the same events as _walk.
 
     ``track`` (the walker's state) makes it keep a Walker's path, heat and chart too.
+    An article's rule goes in as its move order's neighbour table and (sort,
+    lands_on_start, keeps_root).
     """
+    rule = RULES.get(ordering)
     resumed = None
     if resume is not None:
         after = -1 if resume.after is None else resume.after
         resumed = (tuple(resume.path), after, resume.nodes, resume.backtracks)
     return core.Search(
-        native.tables(board),
+        native.tables(board, None if rule is None else rule.moves),
         path,
         closed,
         ordering == "warnsdorff",
@@ -688,6 +700,7 @@ def _compiled(
         _seconds(time_limit),
         resumed,
         track,
+        None if rule is None else (rule.sort, rule.lands_on_start, rule.keeps_root),
     )
 
 
@@ -704,7 +717,7 @@ def tracked_search(
 ):
     """The core's search that also keeps a Walker's state (None on the Python engine)."""
     core = native.core()
-    if core is None or ordering in RULES:  # the core has no article orderings yet
+    if core is None:
         return None
     path, prunes = _check(board, start, ordering, pruning, node_budget, None, (), closed)
     if resume is not None:

@@ -129,7 +129,7 @@ class WalkerState:
 class Walker:
     """Steps through one demo's events from any state it reached before.
 
-    ``algorithm`` is ``seed`` or ``warnsdorff`` (the search, see
+    ``algorithm`` is a search ordering (``seed``, ``warnsdorff`` or an article's, see
     :func:`~server.engine.search.search_events`) or ``construct`` (the construction's
     tour, one move per square).  ``counts``: whether encoded moves carry their
     candidates' onward counts (the protocol does for Warnsdorff).
@@ -229,7 +229,7 @@ class Walker:
 
     @property
     def end(self):
-        """The final event (Found / Exhausted / Budget) once reached, else None."""
+        """The final event (Found / Exhausted / Budget / Declared) once reached, else None."""
         return self._end if self._core is None else self._core.end
 
     @property

@@ -16,7 +16,7 @@ from server.engine.events import Backtrack, Declared, Found, Move
 from server.engine.search import Resume, search_events, solve, summarize
 from tests.tourcheck import assert_tour
 
-pytestmark = pytest.mark.usefixtures("engine")  # the compiled core must hand them to Python
+pytestmark = pytest.mark.usefixtures("engine")  # each test runs on both engines
 
 
 def own(ordering: str) -> tuple[Board, int]:

@@ -504,6 +504,26 @@ def test_resume_keeps_the_node_budget_of_the_whole_search():
     assert resumed == events[count:]
 
 
+@pytest.mark.parametrize(
+    ("start", "ordering", "budget"),
+    [
+        (10, "a003-c", 30_000),  # the budget is reached while backtracks are pending
+        (10, "seed", 777),
+        (0, "seed", 288),  # the budget is the node that completes the tour
+    ],
+)
+def test_a_search_resumed_at_its_budget_ends_as_the_whole_one(start, ordering, budget):
+    """The limits are read before the next move: what the whole search yields after its
+    last move (backtracks, or the Found) comes first on a resumed search too."""
+    board = Board(5, 5)
+    kw = {"ordering": ordering, "node_budget": budget}
+    events = list(search_events(board, start, **kw))
+    assert events[-1].nodes == budget
+    for count in range(max(1, len(events) - 8), len(events)):
+        resumed = search_events(board, start, resume=state_after(events, count, start), **kw)
+        assert list(resumed) == events[count:], count
+
+
 def test_resume_refuses_a_path_that_is_not_the_searchs():
     board = Board(5, 5)
     with pytest.raises(BoardError):

@@ -32,7 +32,7 @@ extern PyTypeObject SearchType;
 
 /* The Python classes the events are made of, set once by configure(). */
 typedef struct {
-    PyTypeObject *move, *backtrack, *found, *exhausted, *budget;
+    PyTypeObject *move, *backtrack, *found, *exhausted, *budget, *declared;
     PyObject *board_error;
     PyObject *end_of_stream;
 } EventClasses;

@@ -110,16 +110,17 @@ PyTypeObject TablesType = {
     .tp_new = Tables_new,
 };
 
-/* configure(Move, Backtrack, Found, Exhausted, Budget, BoardError, END_OF_STREAM) */
+/* configure(Move, Backtrack, Found, Exhausted, Budget, Declared, BoardError, END_OF_STREAM) */
 static PyObject *configure(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *m, *b, *f, *e, *g, *err, *end;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!OO:configure", &PyType_Type, &m, &PyType_Type, &b,
-                          &PyType_Type, &f, &PyType_Type, &e, &PyType_Type, &g, &err, &end))
+    PyObject *m, *b, *f, *e, *g, *d, *err, *end;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!OO:configure", &PyType_Type, &m, &PyType_Type, &b,
+                          &PyType_Type, &f, &PyType_Type, &e, &PyType_Type, &g, &PyType_Type, &d,
+                          &err, &end))
         return NULL;
-    PyObject *types[] = {m, b, f, e, g};
-    for (int i = 0; i < 5; i++) {
+    PyObject *types[] = {m, b, f, e, g, d};
+    for (int i = 0; i < 6; i++) {
         if (!PyType_IsSubtype((PyTypeObject *)types[i], &PyTuple_Type)) {
             PyErr_SetString(PyExc_TypeError, "events must be tuple subclasses");
             return NULL;
@@ -133,6 +134,7 @@ static PyObject *configure(PyObject *self, PyObject *args)
     kt_classes.found = (PyTypeObject *)f;
     kt_classes.exhausted = (PyTypeObject *)e;
     kt_classes.budget = (PyTypeObject *)g;
+    kt_classes.declared = (PyTypeObject *)d;
     kt_classes.board_error = err;
     kt_classes.end_of_stream = end;
     Py_RETURN_NONE;

@@ -11,8 +11,13 @@
  *                         event, the events encoded or skipped.
  *
  * Frames hold what _walk's stack tuples hold: the square, its candidates in the
- * order tried (with their onward counts for Warnsdorff), how many were taken,
- * and the dead-end rule's count of short squares.  Unvisited neighbour counts
+ * order tried (with their onward counts for Warnsdorff and the Java articles'
+ * static degree), how many were taken, and the dead-end rule's count of short
+ * squares.
+ *
+ * The articles' programs (article_orders.py's Rule) come in as data: their move
+ * order is the neighbour table's, their sort, last move onto the start (Declared)
+ * and root that is never left are flags of the Search; no ordering id lives here.  Unvisited neighbour counts
  * are kept per square, so the pruning rules and Warnsdorff's ordering read one
  * byte where the Python engine sums over the neighbours.
  *
@@ -154,19 +159,29 @@ static inline int start_free(const Search *s)
     return nfree;
 }
 
-/* The frame's candidates: unvisited neighbours, stably sorted by onward count. */
-static ALWAYS_INLINE void order_candidates(Search *s, Frame *f)
+/* The candidates of the frame at ``depth``: unvisited neighbours in the table's
+ * order, stably sorted by onward count (Warnsdorff) or by static degree (the Java
+ * articles' sort).  With ``lands`` the start is a candidate for the last move. */
+static ALWAYS_INLINE void order_candidates(Search *s, Frame *f, int depth)
 {
     const int32_t *nb = s->t->nbr + 8 * f->cur;
     int n = 0;
-    for (int i = 0, d = s->t->deg[f->cur]; i < d; i++)
-        if (!s->visited[nb[i]])
-            f->cands[n++] = nb[i];
+    if (__builtin_expect(s->lands && depth == s->last - 1, 0)) {
+        for (int i = 0, d = s->t->deg[f->cur]; i < d; i++)
+            if (!s->visited[nb[i]] || nb[i] == s->start)
+                f->cands[n++] = nb[i];
+    } else {
+        for (int i = 0, d = s->t->deg[f->cur]; i < d; i++)
+            if (!s->visited[nb[i]])
+                f->cands[n++] = nb[i];
+    }
     f->n = (uint8_t)n;
     f->pos = 0;
-    if (s->warnsdorff) {
+    if (s->counted) {
+        /* the static degree counts every on-board move, visited squares included */
+        const uint8_t *key = s->warnsdorff ? s->freecnt : s->t->deg;
         for (int i = 0; i < n; i++)
-            f->onward[i] = s->freecnt[f->cands[i]];
+            f->onward[i] = key[f->cands[i]];
         for (int i = 1; i < n; i++) { /* insertion sort: stable, as sorted() */
             int32_t c = f->cands[i];
             uint8_t w = f->onward[i];
@@ -368,6 +383,12 @@ int kt_search_begin(Search *s)
         enqueue_final(s, EV_EXHAUSTED, 0, s->rnodes, s->rbacktracks);
         return 0;
     }
+    if (s->lands && s->has_resume && s->rafter < 0 && s->rlen > 1 &&
+        s->rpath[s->rlen - 1] == s->rpath[0]) { /* after the last move onto the start */
+        s->final_resumed = 1;
+        enqueue_final(s, EV_DECLARED, 0, s->rnodes, s->rbacktracks);
+        return 0;
+    }
     int root = s->frames[0].cur;
     if (!s->has_resume)
         enqueue(s, EV_MOVE, root, s->base, -1);
@@ -397,7 +418,7 @@ int kt_search_begin(Search *s)
         return 0;
     }
     s->frames[0].shortv = shortv;
-    order_candidates(s, &s->frames[0]);
+    order_candidates(s, &s->frames[0], s->base);
     if (!s->has_resume)
         return 0;
     /* Walk down the resumed path as the main loop would have moved. */
@@ -416,7 +437,7 @@ int kt_search_begin(Search *s)
         visit(s, nxt);
         if (push_frame(s, nxt, nshort) < 0)
             return EV_ERROR;
-        order_candidates(s, &s->frames[s->top]);
+        order_candidates(s, &s->frames[s->top], nd);
     }
     Frame *f = &s->frames[s->top];
     if (s->rafter >= 0) {
@@ -428,11 +449,9 @@ int kt_search_begin(Search *s)
     }
     s->nodes = s->rnodes;
     s->backtracks = s->rbacktracks;
-    limit = limits_check(&s->lim, s->nodes);
-    if (limit) {
-        enqueue_final(s, EV_BUDGET, limit, s->nodes, s->backtracks);
-        return 0;
-    }
+    /* The limits are read before the next move, where the uninterrupted search reads
+     * them: the backtracks (or the Found) it yields first come first here too. */
+    s->lim.check_at = s->nodes;
     if (s->base + s->top == s->last && s->rafter < 0 && (!s->closed || s->adjs[f->cur])) {
         s->final_tour = 1;
         enqueue_final(s, EV_FOUND, 0, s->nodes, s->backtracks);
@@ -510,7 +529,11 @@ static ALWAYS_INLINE int step_impl(Search *s, Step *ev, const int plain)
             ev->depth = nd;
             ev->from = top;
             Frame *g = &s->frames[top + 1];
-            if (nd == last && (!closed || adjs[nxt])) {
+            if (!plain && s->lands && nxt == s->start) { /* the last move landed on the start */
+                g->n = g->pos = 0;
+                s->final_tour = 1;
+                enqueue_final(s, EV_DECLARED, 0, s->nodes, s->backtracks);
+            } else if (nd == last && (!closed || adjs[nxt])) {
                 g->n = g->pos = 0;
                 s->final_tour = 1;
                 enqueue_final(s, EV_FOUND, 0, s->nodes, s->backtracks);
@@ -525,9 +548,18 @@ static ALWAYS_INLINE int step_impl(Search *s, Step *ev, const int plain)
                 g->n = (uint8_t)n;
                 g->pos = 0;
             } else {
-                order_candidates(s, g);
+                order_candidates(s, g, nd);
             }
             return EV_MOVE;
+        }
+        if (top == 0 && s->keeps_root) { /* the C article's traverse never clears its start */
+            s->final_kind = EV_EXHAUSTED;
+            s->final_limit = LIMIT_NONE;
+            s->final_nodes = s->nodes;
+            s->final_backtracks = s->backtracks;
+            s->phase = PH_DONE;
+            ev->kind = EV_EXHAUSTED;
+            return EV_EXHAUSTED;
         }
         s->backtracks++;
         ev->kind = EV_BACK;
@@ -831,7 +863,9 @@ int kt_search_init(Search *s, int32_t *path, int n)
 {
     const Tables *t = s->t;
     s->count_free = s->warnsdorff || s->dead_ends;
-    s->plain = !s->warnsdorff && !s->dead_ends && !s->connect; /* parity acts at the root only */
+    s->counted = s->warnsdorff || s->by_degree;
+    /* parity acts at the root only */
+    s->plain = !s->counted && !s->lands && !s->dead_ends && !s->connect;
     s->area = t->area;
     s->size = t->size;
     s->last = t->size - 1;

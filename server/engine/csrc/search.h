@@ -13,7 +13,8 @@
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
-enum { EV_ERROR = -1, EV_NONE = 0, EV_MOVE, EV_BACK, EV_FOUND, EV_EXHAUSTED, EV_BUDGET };
+/* Kinds from EV_FOUND on end the stream; EV_DECLARED is an article's false tour. */
+enum { EV_ERROR = -1, EV_NONE = 0, EV_MOVE, EV_BACK, EV_FOUND, EV_EXHAUSTED, EV_BUDGET, EV_DECLARED };
 enum { LIMIT_NONE = 0, LIMIT_NODES, LIMIT_TIME };
 enum { PH_INIT = 0, PH_RUN, PH_DONE };
 /* Why an entry point failed: the bindings raise it (MemoryError, or BoardError with
@@ -56,6 +57,12 @@ typedef struct {
     PyObject_HEAD
     Tables *t;
     int closed, warnsdorff, dead_ends, parity, connect;
+    /* An article's rule (article_orders.py's Rule; its move order is the table's):
+     * ``by_degree`` sorts by the static degree (the Java articles), ``lands`` lets
+     * the last move land on the start (the Python article), ``keeps_root`` never
+     * leaves the root (the C article's traverse). */
+    int by_degree, lands, keeps_root;
+    int counted; /* moves carry onward counts: Warnsdorff or by_degree */
     int start, base, last, size, area;
     int32_t *prefix; /* the path before the root (base squares) */
     uint8_t *visited, *adjs, *freecnt;
@@ -71,6 +78,7 @@ typedef struct {
     Step queue[4];
     int qhead, qlen;
     int final_kind, final_limit, final_tour;
+    int final_resumed; /* the final event's path is the resumed one (rpath) */
     int64_t final_nodes, final_backtracks;
     /* resume */
     int has_resume;

@@ -56,7 +56,8 @@ static PyObject *path_tuple(const Search *s, int len)
     PyObject *t = PyTuple_New(len);
     if (!t)
         return NULL;
-    const int resumed = s->phase == PH_INIT && s->has_resume; /* frames not built yet */
+    /* frames not built (yet): the search stands where it was resumed */
+    const int resumed = (s->phase == PH_INIT && s->has_resume) || s->final_resumed;
     for (int i = 0; i < len; i++) {
         int32_t sq = resumed ? s->rpath[i] : i < s->base ? s->prefix[i] : s->frames[i - s->base].cur;
         PyObject *v = PyLong_FromLong(sq);
@@ -78,6 +79,11 @@ static PyObject *final_event(Search *s)
         items[1] = PyLong_FromLongLong(s->final_nodes);
         items[2] = PyLong_FromLongLong(s->final_backtracks);
         return named(kt_classes.found, 3, items);
+    case EV_DECLARED:
+        items[0] = path_tuple(s, s->final_resumed ? s->rlen : s->base + s->top + 1);
+        items[1] = PyLong_FromLongLong(s->final_nodes);
+        items[2] = PyLong_FromLongLong(s->final_backtracks);
+        return named(kt_classes.declared, 3, items);
     case EV_EXHAUSTED:
         items[0] = PyLong_FromLongLong(s->final_nodes);
         items[1] = PyLong_FromLongLong(s->final_backtracks);
@@ -111,7 +117,7 @@ static PyObject *event_object(Search *s, const Step *ev)
             if (!f->cands_obj)
                 f->cands_obj = int_tuple(f->cands, f->n);
             items[2] = Py_XNewRef(f->cands_obj);
-            if (!s->warnsdorff) {
+            if (!s->counted) {
                 items[3] = Py_NewRef(Py_None);
             } else {
                 if (!f->onward_obj) {
@@ -224,22 +230,48 @@ static int read_chart(Chart *c, PyObject *frozen, int capacity)
     return 0;
 }
 
+/* An article's rule, (sort, lands_on_start, keeps_root) with sort None, "onward" or
+ * "static" (article_orders.py's Rule; its move order is the table's), into s. */
+static int read_rule(Search *s, PyObject *rule)
+{
+    PyObject *sort;
+    int lands, keeps_root;
+    if (!PyArg_ParseTuple(rule, "Opp:rule", &sort, &lands, &keeps_root))
+        return -1;
+    if (sort != Py_None) {
+        int is_str = PyUnicode_Check(sort);
+        if (is_str && PyUnicode_CompareWithASCIIString(sort, "onward") == 0) {
+            s->warnsdorff = 1;
+        } else if (is_str && PyUnicode_CompareWithASCIIString(sort, "static") == 0) {
+            s->by_degree = 1;
+        } else {
+            PyErr_Format(PyExc_ValueError, "unknown sort %R", sort);
+            return -1;
+        }
+    }
+    s->lands = lands;
+    s->keeps_root = keeps_root;
+    return 0;
+}
+
 /* Search(tables, path, closed, warnsdorff, dead_ends, parity, connectivity,
- *        node_budget, time_limit, resume, track)
+ *        node_budget, time_limit, resume, track[, rule])
  *
  * ``path``: the validated path (prefix, root last); ``node_budget`` < 0 and
  * ``time_limit`` < 0 mean none; ``resume``: None or (path, after, nodes, backtracks)
  * with after -1 for None; ``track``: None or the walker's state (index, nodes,
- * backtracks, max_depth, heat, chart, chart capacity). */
+ * backtracks, max_depth, heat, chart, chart capacity); ``rule``: None or an
+ * article's (sort, lands_on_start, keeps_root), ``tables`` then in its move order. */
 static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     Tables *t;
-    PyObject *path, *resume, *track;
+    PyObject *path, *resume, *track, *rule = Py_None;
     int closed, warns, dead_ends, parity, connect;
     long long budget;
     double time_limit;
-    if (!PyArg_ParseTuple(args, "O!OpppppLdOO:Search", &TablesType, &t, &path, &closed, &warns,
-                          &dead_ends, &parity, &connect, &budget, &time_limit, &resume, &track))
+    if (!PyArg_ParseTuple(args, "O!OpppppLdOO|O:Search", &TablesType, &t, &path, &closed,
+                          &warns, &dead_ends, &parity, &connect, &budget, &time_limit, &resume,
+                          &track, &rule))
         return NULL;
     (void)kw;
     Search *s = (Search *)type->tp_alloc(type, 0);
@@ -253,6 +285,10 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     s->connect = connect;
     s->budget = budget;
     s->time_limit = time_limit;
+    if (rule != Py_None && read_rule(s, rule) < 0) {
+        Py_DECREF(s);
+        return NULL;
+    }
     int32_t *squares = NULL;
     int n = 0;
     if (read_squares(path, t->area, &squares, &n) < 0 || n < 1) {
