@@ -5,6 +5,7 @@
 
 import { Board } from "../board/board.js";
 import { formatNumber, t } from "../core/i18n.js";
+import { ruleOf } from "../core/orderings.js";
 import { rowCol, squareName } from "../core/squares.js";
 import { answeredShare, outcome, showQuiz, tallyHeat, whyOrder } from "./quiz-board.js";
 import { movedWords, statusWords } from "./quiz-words.js";
@@ -104,9 +105,8 @@ export class QuizRenderer {
     const list = this.$(".q-why");
     const order = whyOrder(why);
     list.hidden = !order.length;
-    const warnsdorff = why?.algorithm === "warnsdorff";
     list.dataset.algorithm = why?.algorithm ?? "";
-    const heading = t(warnsdorff ? "class.quiz.why.warnsdorff" : "class.quiz.why.seed");
+    const heading = t(whyHeading(why?.algorithm ?? "seed"));
     list.setAttribute("aria-label", heading);
     const title = document.createElement("li");
     title.className = "q-why-title";
@@ -200,4 +200,12 @@ export class QuizRenderer {
     }
     this.root.dataset.outcome = outcome(view.reveal, view.mine) || "";
   }
+}
+
+/** The words above the why's candidates: how the demo's program orders them. */
+function whyHeading(algorithm) {
+  const { sort } = ruleOf(algorithm);
+  if (algorithm === "seed") return "class.quiz.why.seed";
+  if (sort === "onward") return "class.quiz.why.warnsdorff";
+  return sort === "static" ? "class.quiz.why.static" : "class.quiz.why.order";
 }
