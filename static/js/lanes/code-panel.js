@@ -93,14 +93,16 @@ export class CodePanel {
       this.language,
     )) {
       const line = document.createElement("span");
-      line.className = code.trim() ? "w-code-line" : "w-code-line w-code-note";
-      if (changed) line.classList.add("w-code-changed");
       // The indentation is a margin, not spaces: a line too long for the panel wraps under
       // its own code, further in, never at its indentation (watch.css).
       const text = code.trimStart();
+      const opens = text.startsWith("/*");
+      // a comment's line (a block comment's too): the projector view hides them
+      const note = !text || block || opens;
+      line.className = note ? "w-code-line w-code-note" : "w-code-line";
+      if (changed) line.classList.add("w-code-changed");
       line.style.setProperty("--indent", String(code.length - text.length));
       if (tag) line.dataset.tag = tag;
-      const opens = text.startsWith("/*");
       line.append(...highlight(text, marker, block || opens));
       if (opens && !text.includes("*/")) block = true;
       if (text.includes("*/")) block = false;
