@@ -28,7 +28,7 @@ test("a move marks its candidates, counted; a step back marks the square backed 
   assert.equal(state.hint, 7);
   assert.equal(state.marks[11], MARK.candidate, "b3: the candidate not tried yet");
   assert.equal(state.notes[11], 3, "with its onward count from the run");
-  assert.equal(describePosition(state, view, p, SETTINGS).tags, "recurse mark next sort");
+  assert.equal(describePosition(state, view, p, SETTINGS).tags, "mark recurse next sort");
 
   p.advance(1);
   const back = markPosition(state, p);

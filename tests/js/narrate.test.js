@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { useCatalogue } from "../../static/js/core/i18n.js";
-import { JAVA, PYTHON } from "../../static/js/lanes/code-listings.js";
 import { speedLabel, speedToStep, stepToSpeed, windowFor } from "../../static/js/lanes/speed.js";
 import { decodeBatch } from "../../static/js/stream/decode.js";
 import { lastEventView } from "../../static/js/stream/last-event.js";
@@ -73,22 +72,4 @@ test("the speed slider runs from 1 to 10,000 events a second, then as fast as it
   assert.equal(speedToStep(null), 100);
   assert.deepEqual([windowFor(10), windowFor(5000), windowFor(null)], [1000, 10_000, 20_000]);
   assert.deepEqual([speedLabel(10), speedLabel(null)], ["10/s", "max"]);
-});
-
-test("the code listings carry their tags and both languages' comments", () => {
-  for (const listing of [JAVA, PYTHON]) {
-    const tags = new Set(listing.map(([, tag]) => tag));
-    for (const tag of ["mark", "next", "sort", "loop", "recurse", "reset", "finish"]) {
-      assert.ok(tags.has(tag), tag);
-    }
-    for (const [code, , comment] of listing) {
-      assert.ok(!code.includes("@@"), code);
-      if (comment) assert.ok(comment.zh && comment.en, code);
-    }
-  }
-  assert.deepEqual(JAVA[2], [
-    "    chessBoard[row][col] = step;",
-    "mark",
-    { zh: "记下这是第几步", en: "record the move number" },
-  ]);
 });

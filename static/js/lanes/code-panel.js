@@ -1,15 +1,20 @@
-// The algorithm's code (code-listings.js) with the line the current event executes
-// highlighted and the comments in the page's language.
+// The code panel: the listing of the search being shown (code-listings.js) in Java, Python
+// or C, the line the current event executes lit, the comments in the page's language. For
+// an article's ordering, a switch between the program as the article wrote it and
+// corrected, the lines where the two differ marked in the margin.
 
 import { getLang } from "../core/i18n.js";
-import { JAVA, PYTHON } from "./code-listings.js";
+import { ARTICLE_ORDERINGS, listingFor, orderingFor, variantOf } from "./code-listings.js";
 
 const KEYWORDS = new Set(
   (
-    "static void int boolean if else while return new for in def not and or True False " + "lambda"
+    "static void int long boolean if else while for in return new def not and or True False " +
+    "lambda class public private final switch case break default match struct typedef " +
+    "global import from package print"
   ).split(" "),
 );
-const TYPES = new Set(["ArrayList", "Point"]);
+const TYPES = new Set(["ArrayList", "Point", "ChessNode", "Comparator", "String"]);
+const MARKERS = { java: "//", python: "#", c: "//" };
 
 export class CodePanel {
   constructor(root) {
@@ -17,48 +22,91 @@ export class CodePanel {
     this.pre = root.querySelector(".w-code");
     this.language = "java";
     this.algorithm = "seed";
+    this.variant = null;
+    this.written = {}; // per article, the as-written ordering last shown (a003 has two)
     this.tags = "";
     this.lines = [];
+    /** Called with the ordering id of the variant the reader switched to. */
+    this.onVariant = null;
     for (const tab of root.querySelectorAll("[data-code]")) {
       tab.addEventListener("click", () => {
         this.language = tab.dataset.code;
         this.render();
       });
     }
+    for (const button of root.querySelectorAll("[data-variant]")) {
+      button.addEventListener("click", () => this.switchVariant(button.dataset.variant));
+    }
   }
 
-  /** Show `algorithm`'s variant (none: the same again, in the page's language now). */
-  configure({ algorithm = this.algorithm } = {}) {
+  /** Show `algorithm`'s listing, in its own variant (none: the same again, in the page's
+   * language now, in the variant the reader chose). An article's ordering shows first in
+   * the article's own language. */
+  configure({ algorithm } = {}) {
+    if (algorithm === undefined) {
+      this.render();
+      return;
+    }
+    const entry = ARTICLE_ORDERINGS[algorithm];
+    if (entry && ARTICLE_ORDERINGS[this.algorithm]?.article !== entry.article) {
+      this.language = entry.language;
+    }
+    if (entry?.variant === "written") this.written[entry.article] = algorithm;
     this.algorithm = algorithm;
+    this.variant = variantOf(algorithm);
     this.render();
+  }
+
+  /** The reader's switch: show the other variant and tell the page which ordering it is. */
+  switchVariant(variant) {
+    if (!this.variant || variant === this.variant) return;
+    this.variant = variant;
+    this.render();
+    this.onVariant?.(this.shownOrdering());
+  }
+
+  /** The ordering whose listing is on screen: the configured one, or its twin. */
+  shownOrdering() {
+    const entry = ARTICLE_ORDERINGS[this.algorithm];
+    if (!entry || this.variant === entry.variant) return this.algorithm;
+    if (this.variant === "written") return this.written[entry.article] ?? entry.twin;
+    return orderingFor(this.algorithm, this.variant);
   }
 
   render() {
     for (const tab of this.root.querySelectorAll("[data-code]")) {
       tab.setAttribute("aria-selected", String(tab.dataset.code === this.language));
     }
-    const construct = this.algorithm === "construct";
-    this.root.classList.toggle("w-construct", construct);
-    const source = this.language === "python" ? PYTHON : JAVA;
-    const marker = this.language === "python" ? "#" : "//";
+    const switcher = this.root.querySelector(".w-variant");
+    if (switcher) switcher.hidden = !this.variant;
+    for (const button of this.root.querySelectorAll("[data-variant]")) {
+      button.setAttribute("aria-pressed", String(button.dataset.variant === this.variant));
+    }
+    this.root.classList.toggle("w-construct", this.algorithm === "construct");
+    this.root.dataset.ordering = this.shownOrdering();
+    const marker = MARKERS[this.language];
     const fragment = document.createDocumentFragment();
     this.lines = [];
-    for (const [code, tag, comment] of source) {
-      if (tag.startsWith("sort") && this.algorithm !== "warnsdorff") continue;
+    let block = false; // inside a /* */ comment
+    for (const { code, tag, comment, style, changed } of listingFor(
+      this.shownOrdering(),
+      this.language,
+    )) {
       const line = document.createElement("span");
-      line.className = code.trim() ? "w-code-line" : "w-code-line w-code-note";
       // The indentation is a margin, not spaces: a line too long for the panel wraps under
       // its own code, further in, never at its indentation (watch.css).
       const text = code.trimStart();
+      const opens = text.startsWith("/*");
+      // a comment's line (a block comment's too): the projector view hides them
+      const note = !text || block || opens;
+      line.className = note ? "w-code-line w-code-note" : "w-code-line";
+      if (changed) line.classList.add("w-code-changed");
       line.style.setProperty("--indent", String(code.length - text.length));
       if (tag) line.dataset.tag = tag;
-      line.append(...highlight(text, marker));
-      if (comment) {
-        const note = document.createElement("span");
-        note.className = "w-tok-comment";
-        note.textContent = `${text ? "  " : ""}${marker} ${comment[getLang()] ?? comment.en}`;
-        line.append(note);
-      }
+      line.append(...highlight(text, marker, block || opens));
+      if (opens && !text.includes("*/")) block = true;
+      if (text.includes("*/")) block = false;
+      if (comment) line.append(commentNode(comment, text, marker, style));
       line.append("\n");
       fragment.append(line);
       this.lines.push(line);
@@ -69,7 +117,8 @@ export class CodePanel {
     this.highlight(tags);
   }
 
-  /** Light the lines of `tags` ("mark next sort", "reset", "finish" or ""). */
+  /** Light the lines of `tags` ("mark recurse next sort", "reset check", "finish" or ""):
+   * a line lights when one of its tags is among them, the first tag's lines the most. */
   highlight(tags) {
     if (tags === this.tags) return;
     this.tags = tags;
@@ -77,9 +126,10 @@ export class CodePanel {
     const primary = tags.split(" ")[0];
     let first = null;
     for (const line of this.lines) {
-      const lit = on.has(line.dataset.tag);
+      const own = line.dataset.tag ? line.dataset.tag.split(" ") : [];
+      const lit = own.some((tag) => on.has(tag));
       line.classList.toggle("w-lit", lit);
-      line.classList.toggle("w-lit-main", lit && line.dataset.tag === primary);
+      line.classList.toggle("w-lit-main", lit && own.includes(primary));
       if (lit && !first) first = line;
     }
     if (first) {
@@ -90,8 +140,22 @@ export class CodePanel {
   }
 }
 
+/** A line's comment in the page's language, with its marker ("// ..."), bare (inside a
+ * block comment), or as Java's one-line doc comment. */
+function commentNode(comment, text, marker, style) {
+  const note = document.createElement("span");
+  note.className = "w-tok-comment";
+  const words = comment[getLang()] ?? comment.en;
+  const lead = text ? "  " : "";
+  if (style === "bare") note.textContent = `${lead}${words}`;
+  else if (style === "doc") note.textContent = `${lead}/** ${words} */`;
+  else note.textContent = `${lead}${marker} ${words}`;
+  return note;
+}
+
 /** Minimal syntax colouring: comments, keywords, types and numbers. */
-function highlight(code, marker) {
+function highlight(code, marker, inComment) {
+  if (inComment) return code ? [commentSpan(code)] : [];
   const parts = [];
   let text = code;
   let comment = "";
@@ -115,13 +179,15 @@ function highlight(code, marker) {
       parts.push(...breakable(token));
     }
   }
-  if (comment) {
-    const span = document.createElement("span");
-    span.className = "w-tok-comment";
-    span.textContent = comment;
-    parts.push(span);
-  }
+  if (comment) parts.push(commentSpan(comment));
   return parts;
+}
+
+function commentSpan(text) {
+  const span = document.createElement("span");
+  span.className = "w-tok-comment";
+  span.textContent = text;
+  return span;
 }
 
 /** `text` with a place to wrap after each "(": a long call wraps before its arguments, not

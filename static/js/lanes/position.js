@@ -40,9 +40,14 @@ export function describePosition(state, view, player, settings) {
   return { text, tags: codeTags(view) };
 }
 
-/** The code panel's lines for the event `view`: what the algorithm's code does there. */
+/**
+ * The code panel's lines for the event `view`: what the algorithm's code does there, the
+ * first tag the line that does it (code-listings.js). A move enters its square (mark) from
+ * its parent's call (recurse); the first move is the start, which some programs mark outside
+ * their search (start). A step back leaves its square (reset) after the dead-end test.
+ */
 export function codeTags(view) {
-  if (view.move >= 0) return view.candidates.length ? "recurse mark next sort" : "mark next sort";
+  if (view.move >= 0) return view.candidates.length ? "mark recurse next sort" : "start next sort";
   return view.back >= 0 ? "reset check" : "";
 }
 
