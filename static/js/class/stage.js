@@ -16,9 +16,13 @@ import { laneSettings } from "../lanes/setup.js";
 const PROGRESS_AFTER_MS = 250; // out of reach for less than this: not worth a line
 
 export class Stage {
-  /** page: the root element; lane: a Lane (lanes/lane.js); follower: a RoomFollower. */
-  constructor({ page, lane, follower }) {
-    Object.assign(this, { page, lane, follower });
+  /**
+   * page: the root element; lane: a Lane (lanes/lane.js); follower: a RoomFollower; code: a
+   * CodePanel (lanes/code-panel.js) that shows the demo's program and lights its lines, or
+   * none (the students' page).
+   */
+  constructor({ page, lane, follower, code = null }) {
+    Object.assign(this, { page, lane, follower, code });
     // The line under the board (templates/class_macros.html's `progress`).
     this.progress = {
       root: page.querySelector("#c-catchup"),
@@ -58,6 +62,7 @@ export class Stage {
     const state = follower.state;
     if (this.drawing && state && this.gen !== state.gen) {
       this.gen = state.gen;
+      this.code?.configure({ algorithm: state.settings.algorithm });
       lane.preview(laneSettings(state.settings));
       lane.say(t(state.gen > 1 ? "class.ui.loading" : "class.ui.waiting"));
     }
@@ -80,6 +85,7 @@ export class Stage {
         all: moved || phase !== this.phase,
         drawn: () => this._expose(lane.player),
       });
+      this.code?.highlight(lane.tags);
     }
     this.phase = phase;
     this.reveal();

@@ -11,6 +11,7 @@ import { t } from "../core/i18n.js";
 import { startLanguage } from "../core/language.js";
 import { bindProjector } from "../core/projector.js";
 import { exposeForTests } from "../core/test-hook.js";
+import { CodePanel } from "../lanes/code-panel.js";
 import { Lane } from "../lanes/lane.js";
 import { fillBoardForm, followFormChange, readBoardForm } from "../lanes/setup.js";
 import { TeacherControls } from "./controls.js";
@@ -45,7 +46,9 @@ const controls = new TeacherControls({
   onRefused: (error) => teacher.showError(error?.message),
   onAccepted: () => teacher.showError(""), // a refusal's words stay only until something works
 });
-const stage = new Stage({ page, lane, follower });
+// the demo's program with its lines lit: another of the presenter's panels
+const code = new CodePanel($(".c-program .w-code-panel"));
+const stage = new Stage({ page, lane, follower, code });
 const story = LessonStory.onPage({ hideIdle: true });
 const parts = {
   lane,

@@ -163,7 +163,14 @@ export function followArticle(form, { own = false } = {}) {
     form.elements.shape,
   ];
   for (const input of resting) if (input) input.disabled = Boolean(article);
-  form.dataset.article = article ? form.elements.article.value : "";
+  const id = article ? form.elements.article.value : "";
+  form.dataset.article = id;
+  // no algorithm chip stands lit while a program runs instead; the seeds' again after it
+  if (article) setRadio(form, "algorithm", "");
+  else if (!form.querySelector('input[name="algorithm"]:checked'))
+    setRadio(form, "algorithm", "seed");
+  for (const help of form.querySelectorAll(".w-article-help"))
+    help.hidden = help.dataset.for !== id;
 }
 
 /** Lane settings (start is a square index) -> a run's parameters (start is [row, col]). */

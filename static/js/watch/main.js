@@ -7,7 +7,7 @@ import { exposeForTests } from "../core/test-hook.js";
 import { CodePanel } from "../lanes/code-panel.js";
 import { wakeFrames } from "../lanes/frame-loop.js";
 import { Lane } from "../lanes/lane.js";
-import { fitSizeFields, followFormChange, readBoardForm } from "../lanes/setup.js";
+import { fitSizeFields, followArticle, followFormChange, readBoardForm } from "../lanes/setup.js";
 import { Transport } from "../lanes/transport.js";
 import { WatchConnection } from "../stream/connection.js";
 import { WatchController } from "./controller.js";
@@ -17,6 +17,13 @@ const $ = (selector) => document.querySelector(selector);
 const page = $("#watch");
 const form = $("#w-form");
 
+// The code panel's "as written / corrected" switch runs the other version of the program.
+const code = new CodePanel($(".w-code-panel"));
+code.onVariant = (ordering) => {
+  form.elements.article.value = ordering;
+  followArticle(form);
+  watch.preview();
+};
 const watch = new WatchController({
   view: {
     page,
@@ -26,7 +33,7 @@ const watch = new WatchController({
   },
   readForm,
   lanes: [...document.querySelectorAll(".w-lane")].map((root) => new Lane(root)),
-  code: new CodePanel($(".w-code-panel")),
+  code,
   transport: (actions) => new Transport(actions),
   connect: () => Object.assign(new WatchConnection(), { onMessage: wakeFrames }),
 });
