@@ -46,6 +46,9 @@ class Article:
     cols: int
     start: tuple[int, int]
     fixed_of: str | None = None
+    # how the program keeps its path: recursive calls, an explicit stack array (the
+    # corrected non-recursive C), or each square's tag (the C article's traverse_chess)
+    path_kept: str = "calls"  # "calls" | "array" | "tags"
 
 
 def _entries() -> dict[str, Article]:
@@ -57,10 +60,10 @@ def _entries() -> dict[str, Article]:
         Article("a002-java", "002", "java", 6, 6, (5, 0)),
         Article("a002-java-fixed", "002", "java", 6, 6, (5, 0), "a002-java"),
         Article("a003-c", "003", "c", 5, 5, (2, 0)),
-        Article("a003-c-loop", "003", "c", 5, 5, (2, 0)),
+        Article("a003-c-loop", "003", "c", 5, 5, (2, 0), path_kept="tags"),
         # For C the corrected version is the iterative search with an explicit
         # stack (the item 5): the same events as the recursive traverse.
-        Article("a003-c-stack", "003", "c", 5, 5, (2, 0), "a003-c"),
+        Article("a003-c-stack", "003", "c", 5, 5, (2, 0), "a003-c", path_kept="array"),
     )
     return {entry.id: entry for entry in table}
 
@@ -87,5 +90,6 @@ def browser_table() -> dict[str, dict]:
             "sort": rule.sort,
             "lands_on_start": rule.lands_on_start,
             "keeps_root": rule.keeps_root,
+            "path_kept": article.path_kept,
         }
     return table

@@ -203,3 +203,18 @@ test("the Python article's last frame offers the start, where the search ends", 
   assert.equal(events.filter((e) => e[0] >= 0).length, 749); // ... at the engine's node 749
   assert.ok(last.slice(2, 2 + last[1]).includes(5));
 });
+
+test("the panel names how the program keeps its path: calls, a stack array, tags", () => {
+  const table = {
+    "a003-c": { ...ARTICLES["a003-c"], path_kept: "calls" },
+    "a003-c-stack": { ...ARTICLES["a003-c"], path_kept: "array" },
+    "a003-c-loop": { ...ARTICLES["a003-c"], path_kept: "tags" },
+  };
+  const kept = (algorithm) => createStack({ rows: 5, cols: 5, algorithm, orderings: table }).kept;
+  assert.deepEqual(["seed", "a003-c", "a003-c-stack", "a003-c-loop"].map(kept), [
+    "calls",
+    "calls",
+    "array",
+    "tags",
+  ]);
+});

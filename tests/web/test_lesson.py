@@ -32,6 +32,14 @@ def test_the_lesson_covers_the_seeds_chapters():
         "race",
         "closed",
         "huge",
+        "bug-java1",
+        "fix-java1",
+        "bug-python",
+        "fix-python",
+        "bug-java2",
+        "fix-java2",
+        "bug-c",
+        "loop-c",
     ]
     assert len(set(IDS)) == len(IDS)
 
@@ -86,6 +94,61 @@ def events_reached(settings: dict, count: int) -> int:
     start = settings["start"][0] * settings["cols"] + settings["start"][1]
     events = search_events(board, start, ordering=settings["algorithm"], closed=settings["closed"])
     return sum(1 for e in islice(events, count) if e.kind in ("move", "backtrack"))
+
+
+def engine_count(chapter_id: str, algorithm: str | None = None, what: str = "nodes") -> int:
+    """The calls (nodes) or returns (backtracks) the engine counts for a chapter's demo."""
+    settings = CHAPTERS[IDS.index(chapter_id)]["settings"]
+    rows, cols = settings["rows"], settings["cols"]
+    start = settings["start"][0] * cols + settings["start"][1]
+    *_, final = search_events(Board(rows, cols), start, ordering=algorithm or settings["algorithm"])
+    return getattr(final, what)
+
+
+# Each figure an article chapter's narration states, as the engine counts it: (step, figure).
+ARTICLE_FIGURES = {
+    "bug-java1": [
+        ("lesson.bug-java1.3", lambda: engine_count("bug-java1")),  # 720
+        ("lesson.bug-java1.3", lambda: engine_count("bug-java1", what="backtracks")),
+        ("lesson.bug-java1.1", lambda: engine_count("bug-java1", "a000-java-fixed")),  # 64
+    ],
+    "fix-java1": [
+        ("lesson.fix-java1.2", lambda: engine_count("fix-java1")),
+        ("lesson.fix-java1.2", lambda: engine_count("fix-java1", "a000-java")),
+    ],
+    "bug-python": [("lesson.bug-python.3", lambda: engine_count("bug-python"))],  # declared
+    "fix-python": [
+        ("lesson.fix-python.2", lambda: engine_count("fix-python")),
+        ("lesson.fix-python.2", lambda: engine_count("fix-python", "a001-python")),
+    ],
+    "bug-java2": [
+        ("lesson.bug-java2.1", lambda: engine_count("bug-java2", "seed")),  # its order, no sort
+        ("lesson.bug-java2.2", lambda: engine_count("bug-java2")),
+        ("lesson.bug-java2.2", lambda: engine_count("bug-java2", "a002-java-fixed")),
+    ],
+    "fix-java2": [
+        ("lesson.fix-java2.2", lambda: engine_count("fix-java2")),
+        ("lesson.fix-java2.2", lambda: engine_count("fix-java2", "a002-java")),
+    ],
+    "bug-c": [("lesson.bug-c.2", lambda: engine_count("bug-c"))],
+    "loop-c": [
+        ("lesson.loop-c.3", lambda: engine_count("loop-c")),
+        ("lesson.loop-c.3", lambda: engine_count("loop-c", "a003-c")),
+    ],
+}
+
+
+@pytest.mark.parametrize("chapter_id", list(ARTICLE_FIGURES))
+def test_an_article_chapter_states_the_engines_figures_in_both_languages(chapter_id):
+    for key, figure in ARTICLE_FIGURES[chapter_id]:
+        for lang in LANGS:
+            assert f"{figure():,}" in MESSAGES[key][lang], (key, lang, figure())
+
+
+def test_the_python_article_chapter_ends_on_its_false_tour():
+    settings = CHAPTERS[IDS.index("bug-python")]["settings"]
+    *_, final = search_events(Board(5, 5), 12, ordering=settings["algorithm"])
+    assert settings["start"] == [2, 2] and final.kind == "declared" and final.path[-1] == 12
 
 
 def test_the_closed_chapter_backtracks_where_its_narration_says():

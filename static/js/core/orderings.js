@@ -38,3 +38,11 @@ export function ruleOf(algorithm, table = articleOrderings()) {
 export function carriesOnward(algorithm, table = articleOrderings()) {
   return ruleOf(algorithm, table).sort !== null;
 }
+
+/**
+ * How `algorithm`'s program keeps its path, which the call-stack panel names: recursive
+ * calls ("calls"), an explicit stack array ("array"), or each square's tag ("tags").
+ */
+export function pathKeptBy(algorithm, table = articleOrderings()) {
+  return articleOf(algorithm, table)?.path_kept ?? "calls";
+}

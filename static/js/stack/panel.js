@@ -54,6 +54,7 @@ export class StackPanel {
   use(stack) {
     if (stack === this.stack) return;
     this.stack = stack;
+    this._name(stack.kept);
     this.selected = -1;
     this.drawn = -1;
     this.toTop = true; // scrolled back up when drawn: scrolling now would lay the page out
@@ -127,6 +128,7 @@ export class StackPanel {
 
   /** Re-render texts after a language switch. */
   relabel() {
+    if (this.stack) this._name(this.stack.kept);
     for (const row of this.rows) row.fill = null;
     this.popShown = -1;
     this.draw({ force: true });
@@ -154,6 +156,25 @@ export class StackPanel {
         running.cancel();
         running.play();
       }
+    }
+  }
+
+  /**
+   * Name the panel for how the program keeps its path (stack/state.js `kept`): the call
+   * stack, the explicit stack array of the non-recursive program, or the squares' tags.
+   */
+  _name(kept) {
+    this.root.dataset.kept = kept;
+    for (const row of this.rows) row.fill = null; // their labels change with it
+    const suffix = kept === "calls" ? "" : `.${kept}`;
+    for (const [selector, key] of [
+      [".st-title > span", "stack.title"],
+      [".st-hint", "stack.hint"],
+    ]) {
+      const el = this.root.querySelector(selector);
+      if (!el) continue;
+      el.dataset.i18n = key + suffix;
+      el.textContent = t(key + suffix);
     }
   }
 
@@ -187,7 +208,8 @@ function fillRow(row, view, selected, innermost) {
   row.dataset.square = view.square;
   row.dataset.innermost = String(innermost);
   row.setAttribute("aria-pressed", String(selected));
-  row.children[0].textContent = view.step;
+  // a stack array's row is its index, top the innermost; a call or a tag is a move number
+  row.children[0].textContent = row.closest("[data-kept=array]") ? `[${view.step - 1}]` : view.step;
   row.children[1].children[0].textContent = view.name;
   row.children[1].children[1].textContent = `(${view.row}, ${view.col})`;
   const chips = row.children[2].children;

@@ -11,7 +11,7 @@
 // position (step back, a class room's snapshot, a seek: all exact), with one fact the path
 // cannot tell: the square the innermost frame last returned from (`after`).
 
-import { ruleOf } from "../core/orderings.js";
+import { pathKeptBy, ruleOf } from "../core/orderings.js";
 import { nameOf } from "../core/squares.js";
 
 /** What a candidate of a frame is: tried and failed, being tried, not yet tried. */
@@ -28,6 +28,7 @@ export function createStack({ rows, cols, algorithm = "seed", given = 0, orderin
     rows,
     cols,
     rule: orderings ? ruleOf(algorithm, orderings) : ruleOf(algorithm),
+    kept: orderings ? pathKeptBy(algorithm, orderings) : pathKeptBy(algorithm), // the panel's words
     searched: algorithm !== "construct", // the construction has no search: frames bare
     given,
     path: new Int32Array(squares + 1),
