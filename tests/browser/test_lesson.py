@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from server.i18n import MESSAGES
+from server.lesson.chapters import CHAPTERS
 
 from .conftest import playwright_sync
 from .stackcheck import shown_stack
@@ -52,7 +53,7 @@ def test_chapters_and_steps_navigate_in_both_languages(new_page, lang):
     expect(page.locator("[data-role=title]")).to_have_text(MESSAGES["lesson.moves.title"][lang])
     expect(page.locator('[data-lesson="prev"]')).to_be_disabled()
     chapter_buttons = page.locator(".l-chapter")
-    assert chapter_buttons.count() == 8
+    assert chapter_buttons.count() == len(CHAPTERS)
     assert chapter_buttons.nth(4).inner_text() == MESSAGES["lesson.warnsdorff.title"][lang]
 
     # Step 2: the eight moves around c3 carry the seeds' numbers.
@@ -91,10 +92,16 @@ def test_chapters_and_steps_navigate_in_both_languages(new_page, lang):
     counts = page.locator("[data-side=a] .st-row:not([hidden]) .st-cand[data-count]")
     expect(counts.first).to_be_visible()
 
-    # The last chapter: the server's 1000x1000 tour, its figures in the narration.
+    # The huge board: the server's 1000x1000 tour, its figures in the narration.
     page.goto(f"/lesson?lang={lang}#huge/3")
     page.wait_for_selector("#lesson[data-ready=true]")
     expect(page.locator("[data-role=text]")).to_contain_text("1,000,000")
+
+    # The last chapter's last step: nothing after it.
+    last = CHAPTERS[-1]
+    page.goto(f"/lesson?lang={lang}#{last['id']}/{len(last['steps'])}")
+    page.wait_for_selector("#lesson[data-ready=true]")
+    text_is(page, last["steps"][-1]["key"], lang)
     expect(page.locator('[data-lesson="next"]')).to_be_disabled()
 
 
