@@ -13,7 +13,7 @@ import pytest
 from markupsafe import escape
 
 from server.engine.board import Board
-from server.engine.search import search_events
+from server.engine.search import search_events, solve
 from server.i18n import LANGS, MESSAGES
 from server.lesson import chapters
 from server.stream import spec
@@ -101,8 +101,8 @@ def engine_count(chapter_id: str, algorithm: str | None = None, what: str = "nod
     settings = CHAPTERS[IDS.index(chapter_id)]["settings"]
     rows, cols = settings["rows"], settings["cols"]
     start = settings["start"][0] * cols + settings["start"][1]
-    *_, final = search_events(Board(rows, cols), start, ordering=algorithm or settings["algorithm"])
-    return getattr(final, what)
+    result = solve(Board(rows, cols), start, ordering=algorithm or settings["algorithm"])
+    return getattr(result, what)
 
 
 # Each figure an article chapter's narration states, as the engine counts it: (step, figure).
