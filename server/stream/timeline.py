@@ -225,13 +225,14 @@ class Timeline:
     def _finish(self, head: Walker, limit: str | None = None) -> None:
         final = head.end
         status = "budget" if limit else final.kind
+        claimed = {"found": "tour", "declared": "path"}.get(status)  # a program's false tour
         self.end = {
             "status": status,
             "total": head.index,
             "nodes": head.nodes,
             "backtracks": head.backtracks,
             "limit": limit or (final.limit if status == "budget" else None),
-            "tour": _claimed(final) if status in ("found", "declared") else None,
+            "tour": list(getattr(final, claimed)) if claimed else None,
         }
 
     def _keep(self, state: WalkerState) -> WalkerState:
@@ -396,8 +397,3 @@ class Timeline:
             self._readers.clear()
             self._snapshots.clear()
             self._states = []
-
-
-def _claimed(final) -> list[int]:
-    """A found tour, or the path an article's program declared a tour (``declared``)."""
-    return list(final.tour if final.kind == "found" else final.path)
