@@ -16,6 +16,7 @@ import socketio
 
 from server.classroom.models import QuizAnswer, QuizQuestion
 from server.db import db
+from server.engine.article_orders import RULES
 from server.engine.board import Board
 from tests.support.follower import (
     NAMESPACE,
@@ -23,6 +24,7 @@ from tests.support.follower import (
     Teacher,
     events_held,
     first_index,
+    lesson_demo,
     next_event,
     reference,
 )
@@ -519,3 +521,37 @@ def test_scores_add_up_over_the_lessons_questions_and_students_see_only_their_ow
     view = bob.call("quiz_state", {})["quiz"]
     assert view["score"] == {"questions": 2, "right": 1, "answered": 2}
     assert "Ada" not in json.dumps(view) and "scores" not in view
+
+
+@pytest.mark.parametrize("chapter", ["bug-java1", "bug-python", "bug-c", "loop-c"])
+def test_the_quiz_works_in_the_articles_chapters(live, members, chapter):
+    """Issue 24: a question in a "find the bug" chapter's demo is answered by that program's
+    own next move, and its why lists the candidates in the program's order, with the counts
+    its sort used (the Java article's static degrees) or none."""
+    settings = lesson_demo(chapter)
+    room = Room(live, members, settings)
+    ada, _ = room.student("Ada")
+    index = first_index(settings, lambda e: e >= 0, start=5)
+    room.pause_at(index)
+    ack = room.ask()
+    assert ack["ok"], ack
+    assert ack["quiz"]["answer"] == next_event(settings, index)
+    assert room.teacher.member.call("quiz_reveal", {"question": 1})["ok"]
+    why = room.teacher.member.call("quiz_why", {"question": 1})["why"]
+    path = reference(settings, index).path
+    rule = RULES[settings["algorithm"]]
+    assert why["candidates"][why["tried"]] == ack["quiz"]["answer"]
+    board = Board(settings["rows"], settings["cols"])
+    free = [
+        path[-1] + dr * settings["cols"] + dc
+        for dr, dc in rule.moves
+        if 0 <= path[-1] // settings["cols"] + dr < settings["rows"]
+        and 0 <= path[-1] % settings["cols"] + dc < settings["cols"]
+    ]
+    free = [sq for sq in free if sq not in path]
+    if rule.sort == "static":  # sorted by every move on the board, visited or not
+        assert why["onward"] == [len(board.neighbours[c]) for c in why["candidates"]]
+        assert why["onward"] == sorted(why["onward"])
+    else:  # the program's own move order, no counts
+        assert why["candidates"] == free and why["onward"] is None
+    assert wait_until(lambda: ada.got("quiz_why"), 5)
