@@ -154,6 +154,21 @@ def test_watch_race_and_heat(page, screens, size, lang):
     shoot(page, screens, f"watch-race-heat-{size}-{lang}")
 
 
+def test_watch_an_articles_program(page, screens, size, lang):
+    """The Python article as written on 5x5 from c3, run to its false tour, the code panel
+    on the article's own listing; then the C article's stack array beside its recursion."""
+    page.goto(f"/watch?lang={lang}&algorithm=a001-python&rows=5&cols=5&start=2,2&speed=max&go=1")
+    page.wait_for_selector("[data-side=a][data-status=declared]", timeout=60_000)
+    shoot(page, screens, f"watch-article-python-{size}-{lang}")
+    shoot(page, screens, f"watch-article-python-code-{size}-{lang}", panel=".w-code-panel")
+    page.goto(f"/lesson?lang={lang}#loop-c/2")
+    page.wait_for_selector("#lesson[data-ready=true]")
+    page.wait_for_function(
+        "() => +document.querySelector('[data-side=a] [data-role=stack]').dataset.depth >= 12"
+    )
+    shoot(page, screens, f"lesson-loop-c-{size}-{lang}", panel="[data-side=a] .st-panel")
+
+
 def test_class_entry_pages(page, screens, size, lang):
     page.goto(f"/class/new?lang={lang}")
     shoot(page, screens, f"class-new-{size}-{lang}")
