@@ -273,21 +273,22 @@ def _walk(
     board: Board,
     path: list[int],
     closed: bool,
-    warnsdorff: bool,
+    ordering: str,
     prunes: frozenset[str],
     node_budget: int | None,
     time_limit: float | None,
     emit: bool,
     resume: Resume | None = None,
-    rule: Rule | None = None,
 ) -> Iterator[Event]:
     """The search with every option; yields only the final event unless ``emit``.
 
     With ``resume`` it picks the search up where that state left it (see
     :class:`Resume`): the stack is rebuilt by walking down its path, without events.
-    ``rule`` is an article's program (:mod:`.article_orders`): its move order, sort
-    and last-move quirk replace the seed order.
+    An article's ordering brings its program's rule (:mod:`.article_orders`): its move
+    order, sort and last-move quirk replace the seed order.
     """
+    rule: Rule | None = RULES.get(ordering)
+    warnsdorff = ordering == "warnsdorff"
     nbrs = board.neighbours
     deg0 = board.degrees
     static = lands = keeps_root = False
@@ -548,18 +549,7 @@ def search_events(
         return _compiled(
             core, board, path, closed, ordering, prunes, node_budget, time_limit, resume
         )
-    return _walk(
-        board,
-        path,
-        closed,
-        ordering == "warnsdorff",
-        prunes,
-        node_budget,
-        time_limit,
-        True,
-        resume,
-        RULES.get(ordering),
-    )
+    return _walk(board, path, closed, ordering, prunes, node_budget, time_limit, True, resume)
 
 
 def _declared(steps: Sequence[int], after: int | None) -> bool:
@@ -638,17 +628,7 @@ def solve(
         if status == "exhausted" and rule.keeps_root:
             backtracks -= 1  # the stream's: its start is never left
         return SearchResult(status, tour, nodes, backtracks, time.perf_counter() - began, limit)
-    events = _walk(
-        board,
-        path,
-        closed,
-        ordering == "warnsdorff",
-        prunes,
-        node_budget,
-        time_limit,
-        False,
-        rule=rule,
-    )
+    events = _walk(board, path, closed, ordering, prunes, node_budget, time_limit, False)
     result = _result(next(events))
     result.seconds = time.perf_counter() - began
     return result
