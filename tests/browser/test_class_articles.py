@@ -39,6 +39,16 @@ LIT = """() => {
 }"""
 
 
+# Whether the lit main line shows inside the code's scroll box.
+LIT_IN_VIEW = """() => {
+  const line = document.querySelector('.c-program .w-lit-main');
+  const box = document.querySelector('.c-program .w-code-box');
+  if (!line || !box) return false;
+  const l = line.getBoundingClientRect(), b = box.getBoundingClientRect();
+  return b.height > 0 && l.top >= b.top - 1 && l.bottom <= b.bottom + 1;
+}"""
+
+
 def engine_events(ordering: str) -> list:
     """The first REACH events of the program on its own board, by the engine."""
     article = ARTICLES[ordering]
@@ -142,6 +152,12 @@ def test_each_articles_program_in_a_class_lights_the_line_it_runs(new_page, arti
         expect(phone.locator("#class")).to_have_attribute("data-pos", str(picked[-1]))
         teacher.screenshot(path=str(artifacts / f"class-article-{ordering}-zh.png"))
     phone.screenshot(path=str(artifacts / "class-article-phone-zh.png"))
+    # the projector view lays the code out larger: the lit line is still in its box
+    teacher.keyboard.press("p")
+    expect(teacher.locator("body")).to_have_attribute("data-projector", "on")
+    teacher.wait_for_function(LIT_IN_VIEW)
+    teacher.screenshot(path=str(artifacts / f"class-article-{DEMOS[-1]}-projector-zh.png"))
+    teacher.keyboard.press("Escape")
     # and in English: the same page, its words and the code's comments in English
     teacher.goto(teacher.url.split("?")[0] + "?lang=en")
     expect(teacher.locator(".c-lane")).to_have_attribute("data-algorithm", DEMOS[-1])

@@ -26,6 +26,14 @@ export class CodePanel {
     this.written = {}; // per article, the as-written ordering last shown (a003 has two)
     this.tags = "";
     this.lines = [];
+    this.first = null; // the lit line kept in sight
+    // A box that was hidden (another panel's tab) or resized (the projector view) shows the
+    // lit line again: the lines did not change, so highlight() would not scroll.
+    if (globalThis.ResizeObserver) {
+      const observer = new ResizeObserver(() => this.scrollToLit());
+      observer.observe(this.pre.parentElement); // the box: shown, or its place resized
+      observer.observe(this.pre); // the lines: a larger font moves the lit one
+    }
     /** Called with the ordering id of the variant the reader switched to. */
     this.onVariant = null;
     for (const tab of root.querySelectorAll("[data-code]")) {
@@ -125,17 +133,34 @@ export class CodePanel {
     const on = new Set(tags.split(" ").filter(Boolean));
     const primary = tags.split(" ")[0];
     let first = null;
+    let main = null;
     for (const line of this.lines) {
       const own = line.dataset.tag ? line.dataset.tag.split(" ") : [];
       const lit = own.some((tag) => on.has(tag));
+      const isMain = lit && own.includes(primary);
       line.classList.toggle("w-lit", lit);
-      line.classList.toggle("w-lit-main", lit && own.includes(primary));
+      line.classList.toggle("w-lit-main", isMain);
       if (lit && !first) first = line;
+      if (isMain && !main) main = line;
     }
-    if (first) {
-      const box = this.pre.parentElement;
-      const top = first.offsetTop - box.clientHeight / 3;
-      if (Math.abs(box.scrollTop - top) > box.clientHeight / 3) box.scrollTop = Math.max(0, top);
+    this.first = main ?? first; // the statement the event executes, else any lit line
+    this.scrollToLit();
+  }
+
+  /**
+   * Bring the lit line into the upper third of the box when it is out of sight or far
+   * from there (a line near it stays put: the code does not jump at every event).
+   */
+  scrollToLit() {
+    const { first } = this;
+    const box = this.pre.parentElement;
+    if (!first || !box.clientHeight) return; // nothing lit, or the panel is hidden
+    const top = first.offsetTop - box.clientHeight / 3;
+    const hidden =
+      first.offsetTop < box.scrollTop ||
+      first.offsetTop + first.offsetHeight > box.scrollTop + box.clientHeight;
+    if (hidden || Math.abs(box.scrollTop - top) > box.clientHeight / 3) {
+      box.scrollTop = Math.max(0, top);
     }
   }
 }
