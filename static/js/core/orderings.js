@@ -9,10 +9,13 @@ import { KNIGHT_JUMPS } from "./squares.js";
 /** The seeds' rule, which "seed" and "warnsdorff" share (the lesson's move order). */
 const LESSON_MOVES = KNIGHT_JUMPS;
 
+const read = new WeakMap(); // body -> its table: narration and decoding ask every frame
+
 /** {id: {article, language, rows, cols, start, fixed_of, fixed, moves, sort, ...}}. */
 export function articleOrderings(body = globalThis.document?.body) {
   if (!body?.dataset?.limits) return {};
-  return boardLimits(body).orderings ?? {};
+  if (!read.has(body)) read.set(body, boardLimits(body).orderings ?? {});
+  return read.get(body);
 }
 
 /** The article ordering `algorithm`, or null (seed, warnsdorff, construct). */
