@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from server.engine.articles import ARTICLES
 from tests.articles.line_map import normalise, traced_statements
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,3 +84,33 @@ def test_the_line_map_reads_each_search_apart():
     assert loop == {"enter": ["chess[x][y]=tag;"], "leave": ["chess[x][y]=0;"]}
     whole = traced_statements(PROGRAMS / "a003_horse.c")
     assert whole["enter"] == recursive["enter"] + loop["enter"]
+
+
+def test_the_panels_table_of_orderings_is_the_engines():
+    """code-listings.js keeps the orderings' article, language and variant for the panel (it
+    runs without a page in node); they must be server/engine/articles.py's."""
+    node = shutil.which("node")
+    assert node, "node is missing: `make node` installs it"
+    script = (
+        f"import {{ ARTICLE_ORDERINGS }} from {json.dumps(LISTINGS.as_uri())};"
+        "console.log(JSON.stringify(ARTICLE_ORDERINGS));"
+    )
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
+    panel = json.loads(out.stdout)
+    assert panel.keys() == ARTICLES.keys()
+
+    def correction(ordering: str) -> str | None:
+        return next((k for k, a in ARTICLES.items() if a.fixed_of == ordering), None)
+
+    for ordering, article in ARTICLES.items():
+        # traverse_chess has no correction of its own: the same search as traverse, so the
+        # panel switches it to traverse's (the explicit stack)
+        twin = article.fixed_of or correction(ordering) or correction("a003-c")
+        assert panel[ordering] == {
+            "article": f"a{article.article}",
+            "language": article.language,
+            "variant": "corrected" if article.fixed_of else "written",
+            "twin": twin,
+        }, ordering
