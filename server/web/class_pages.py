@@ -227,7 +227,7 @@ def open_room():
     except ClassError as err:  # too many live rooms: this address's (429), or the server's
         rooms.rollback()
         seconds = err.params["seconds"]
-        g.retry_after = seconds  # kept on a 429 by server/web/ratelimit.py's last hook
+        g.retry_after = seconds  # the refusal's, not the limiter's (ratelimit.py's last hook)
         status = 429 if err.key.endswith(".address") else 503
         return _refused(err.key, err.params, status, seconds)
     puzzle = _puzzle_arg(request.form)

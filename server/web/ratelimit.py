@@ -137,12 +137,14 @@ def init_app(app: Flask) -> Limiter:
 
     @app.after_request
     def whole_seconds(response):
-        """Flask-Limiter rounds ``Retry-After`` down (to 0 within the last second).
+        """Flask-Limiter rounds ``Retry-After`` down (to 0 within the last second), and
+        puts its own window's on every response of a view it limits, a 503 "busy" too.
 
         Registered before the limiter's own hook, so it runs after it (Flask runs
-        after_request hooks in reverse) and has the last word on a refusal.
+        after_request hooks in reverse) and has the last word on a refusal: whatever
+        set ``g.retry_after`` (a rate limit, a spent search budget, no free search slot).
         """
-        if response.status_code == 429 and "retry_after" in g:
+        if "retry_after" in g:
             response.headers["Retry-After"] = str(g.retry_after)
         return response
 

@@ -230,3 +230,17 @@ def test_a_watch_start_is_refused_while_the_address_has_no_search_time(make_app)
             assert client.wait(lambda: "a" in client.dones, 10)
         finally:
             client.close()
+
+
+def test_busy_says_its_own_wait_in_a_view_the_limiter_counts_too(make_app):
+    """Flask-Limiter puts its window's Retry-After (an hour here) on every response of a
+    view it limits; a 503 "busy" keeps the wait it states in its words."""
+    app = make_app(SEARCH_SLOTS=1, SEARCH_WAIT=0.2, RATE_LIMIT_VERDICTS="1000 per hour")
+    slots = searches(app).slots
+    slots.acquire("somebody else")
+    try:
+        answer = Client(app, ME).post("/api/verdict?lang=en", {"puzzle": f"{SHAPE}.f2"})
+        seconds = refused(answer, 503, "busy", "error.busy")  # the header is the words' wait
+        assert seconds < 600  # not the limiter's hour
+    finally:
+        slots.release("somebody else")
