@@ -20,6 +20,7 @@ No Flask here; the teacher's messages are validated here
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from sqlalchemy import update
 
@@ -56,6 +57,14 @@ def demo_of(room: ClassRoom) -> Demo:
         node_budget=NODE_BUDGET,
         time_limit=TIME_LIMIT,
     )
+
+
+def demos_of(room: ClassRoom) -> list[Demo]:
+    """The lanes of the room's demo: its search, and a lesson's race's second one
+    (settings ``race``: its algorithm, on the same board from the same start)."""
+    demo = demo_of(room)
+    race = settings_of(room).get("race")
+    return [demo] if not race else [demo, replace(demo, algorithm=race)]
 
 
 def _apply(room: ClassRoom, seq: int, at: float, values: dict, *, gen: int | None = None) -> None:
@@ -117,9 +126,9 @@ LESSON_ATTEMPTS = (
 
 
 def lesson_settings(chapter: dict) -> dict:
-    """A chapter's demo as a room stores it: one search, so a race shows its first lane."""
+    """A chapter's demo as a room stores it; a race's second search as ``race``."""
     settings = chapter["settings"]
-    return {
+    stored = {
         "algorithm": settings["algorithm"],
         "pruning": settings.get("pruning", False),
         "rows": settings["rows"],
@@ -127,6 +136,9 @@ def lesson_settings(chapter: dict) -> dict:
         "closed": settings["closed"],
         "start": list(settings["start"]),
     }
+    if settings.get("race"):
+        stored["race"] = settings["algorithm_b"]
+    return stored
 
 
 def _lesson_position(step: dict, index: int) -> dict:

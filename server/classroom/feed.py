@@ -1,9 +1,9 @@
-"""A class room's one search, streamed to the whole room.
+"""A class room's demo (one search, or a lesson's race of two), streamed to the whole room.
 
 Every process that has members of a room runs a :class:`RoomFeed` for it, but only
 the one holding the room's lease (``class_rooms.owner``, renewed every second, lost
 after :data:`LEASE_SECONDS`, server/classroom/lease.py) runs the search: its
-:class:`~server.stream.timeline.Timeline` computes ahead of the class, stores
+:class:`~server.stream.race.Race` (a timeline per search) computes ahead of the class, stores
 checkpoints in the database and broadcasts to the Socket.IO room (through the message
 queue, to members on every process), paced as server/classroom/pacing.py says:
 
@@ -37,11 +37,12 @@ import threading
 import time
 
 from ..db import is_busy
-from ..stream.timeline import SNAPSHOT_TAIL, Timeline
+from ..stream.race import Race
+from ..stream.timeline import SNAPSHOT_TAIL
 from . import clock, lease, quiz, rooms
 from .messages import ClassError
 from .pacing import end_total, lead, lookahead, streaming
-from .replica import Replica
+from .replica import Replica, race_of
 from .room_budget import RoomBudget
 
 LEASE_SECONDS = 3.0  # a lease not renewed for this long can be taken over
@@ -77,7 +78,7 @@ class RoomFeed:
         self._lease_at = 0.0
         self._wake = threading.Event()
         self._stopped = threading.Event()
-        self.timeline: Timeline | None = None  # the owner's, for ``gen``
+        self.timeline: Race | None = None  # the owner's, for ``gen``
         self.gen: int | None = None
         self.settings: dict | None = None
         self.budget = RoomBudget(hub.searches, hub.memory)  # who pays for its search
@@ -186,19 +187,18 @@ class RoomFeed:
             return self._stream(timeline, state, room.held_at)
         return self._keyframes(timeline, state)
 
-    def _timeline_for(self, room) -> Timeline:
+    def _timeline_for(self, room) -> Race:
         if self.timeline is None or self.gen != room.gen:
             if self.timeline is not None:
                 self.timeline.close()
-            states = lease.load_checkpoints(room.code, room.gen)  # a takeover resumes
-            self.timeline = Timeline(clock.demo_of(room), states)  # counted as the tick ends
+            self.timeline = race_of(room)  # a takeover resumes; counted as the tick ends
             self.gen = room.gen
             self.settings = clock.settings_of(room)
             self.sent = None
             self._reported = ()
         return self.timeline
 
-    def _stream(self, timeline: Timeline, state: dict, held: int | None) -> float:
+    def _stream(self, timeline: Race, state: dict, held: int | None) -> float:
         """Every event (ahead of the class while it plays); a snapshot when it jumped."""
         target = state["index"]
         ahead = lead(state, timeline.end["total"] if timeline.end is not None else None)
@@ -234,14 +234,12 @@ class RoomFeed:
                 stop = min(stop, self._claim(stop))
             while self.sent < stop:
                 upto = min(stop, self.sent + FEED_BATCH)
-                events = timeline.events(self.sent, upto)
-                self.hub.broadcast(
-                    "feed", {"gen": self.gen, "at": self.sent, "events": events}, self.code
-                )
+                body = timeline.feed(self.sent, upto)
+                self.hub.broadcast("feed", {"gen": self.gen, **body}, self.code)
                 self.sent = upto
         return PLAY_TICK if state["playing"] else IDLE_TICK
 
-    def _keyframes(self, timeline: Timeline, state: dict) -> float:
+    def _keyframes(self, timeline: Race, state: dict) -> float:
         """Playing fast (or to the end): compute a slice, then show where the class is.
 
         A short run (a 6x6 jump to the end) sends no keyframe at all, only where it
@@ -259,7 +257,7 @@ class RoomFeed:
             return 0.0  # computing to the end: no rest between slices (keyframes stay 5/s)
         return FAST_TICK
 
-    def _extend(self, timeline: Timeline, upto: int) -> None:
+    def _extend(self, timeline: Race, upto: int) -> None:
         """One slice of the search towards ``upto``, its checkpoints stored: as a search of
         the room's opener (a slot, its budget and memory), or ``_held_back`` to wait."""
         if timeline.end is None and timeline.frontier < upto:
@@ -272,7 +270,7 @@ class RoomFeed:
             self._fast_since = time.monotonic()
         self.sent = None
 
-    def _keyframe_if_due(self, timeline: Timeline, index: int, *, ended: bool) -> None:
+    def _keyframe_if_due(self, timeline: Race, index: int, *, ended: bool) -> None:
         """A keyframe at ``index``: at most five a second, none in a short run's first
         moments, none repeated; where a run ended, with the events before it."""
         at = time.monotonic()
@@ -300,7 +298,7 @@ class RoomFeed:
 
     # -- output --------------------------------------------------------------------------------
     def _snapshot(
-        self, timeline: Timeline, index: int, ahead: int, *, keyframe=False, tail=SNAPSHOT_TAIL
+        self, timeline: Race, index: int, ahead: int, *, keyframe=False, tail=SNAPSHOT_TAIL
     ) -> dict:
         snapshot = timeline.snapshot(index, tail=tail, ahead=ahead)
         self.hub.broadcast("snapshot", self._labelled(snapshot, keyframe), self.code)
@@ -315,9 +313,10 @@ class RoomFeed:
             states = [state for gen, state in self._unsaved if gen == self.gen] + list(states)
             self._unsaved.clear()
         if states:
-            lease.save_checkpoints(self.code, self.gen, states, self.timeline.spacing)
+            for lane, made, spacing in self.timeline.checkpoint_groups(states):
+                lease.save_checkpoints(self.code, self.gen, lane, made, spacing)
 
-    def _report(self, timeline: Timeline, state: dict, every: float = REPORT_EVERY) -> None:
+    def _report(self, timeline: Race, state: dict, every: float = REPORT_EVERY) -> None:
         """Record the search's progress (and its end) where every process reads the room."""
         progress = (self.gen, timeline.frontier, timeline.end is not None)
         if progress == self._reported:
@@ -370,8 +369,9 @@ class RoomFeed:
         """
         owner = self.owner and self.gen == room.gen and self.timeline is not None
         timeline = self.timeline if owner else self.replica.at(room, start)
-        counts = timeline.demo.counts
-        window = 2 * timeline.board.rows * timeline.board.cols + 2
+        asked = timeline.first  # a race's quiz is about its first lane
+        counts = asked.demo.counts
+        window = 2 * asked.board.rows * asked.board.cols + 2
         for _attempt in range(3):
             upto = start + window
             if timeline.end is None and timeline.frontier < upto:
@@ -381,10 +381,10 @@ class RoomFeed:
                         self._unsaved.extend((room.gen, state) for state in made)
                 if timeline.end is None and timeline.frontier < upto:
                     raise ClassError("busy", "class.error.busy.computing")
-            found = quiz.first_question(timeline.snapshot(start, tail=0, ahead=window), counts)
+            found = quiz.first_question(asked.snapshot(start, tail=0, ahead=window), counts)
             if found is not None:
                 return found
-            if timeline.end is not None and upto >= timeline.end["total"]:
+            if asked.end is not None and upto >= asked.end["total"]:
                 break
             start = upto
         raise ClassError("cannot-ask", "class.error.cannot-ask.end")

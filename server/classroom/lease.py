@@ -109,29 +109,23 @@ def claim_sent(code: str, gen: int, upto: int) -> int:
     return sent
 
 
-def save_checkpoints(code: str, gen: int, states, spacing: int) -> None:
-    """Store the search's new checkpoints (those its spacing still keeps: a long slice may
+def save_checkpoints(code: str, gen: int, lane: int, states, spacing: int) -> None:
+    """Store a lane's new checkpoints (those its spacing still keeps: a long slice may
     have thinned some of them already); drop those the thinned spacing no longer keeps."""
     kept = [state for state in states if state.index % spacing == 0]
+    where = (ClassCheckpoint.code == code, ClassCheckpoint.gen == gen, ClassCheckpoint.lane == lane)
     if kept:
         indexes = [state.index for state in kept]
-        where = (ClassCheckpoint.code == code, ClassCheckpoint.gen == gen)
         # a takeover may store again what its owner had: replaced, in one statement each
         db.session.execute(delete(ClassCheckpoint).where(*where, ClassCheckpoint.idx.in_(indexes)))
         db.session.execute(
             insert(ClassCheckpoint),
             [
-                {"code": code, "gen": gen, "idx": state.index, "data": _dumps(state)}
+                {"code": code, "gen": gen, "lane": lane, "idx": state.index, "data": _dumps(state)}
                 for state in kept
             ],
         )
-    db.session.execute(
-        delete(ClassCheckpoint).where(
-            ClassCheckpoint.code == code,
-            ClassCheckpoint.gen == gen,
-            ClassCheckpoint.idx % spacing != 0,
-        )
-    )
+    db.session.execute(delete(ClassCheckpoint).where(*where, ClassCheckpoint.idx % spacing != 0))
     db.session.commit()
 
 
@@ -139,11 +133,10 @@ def _dumps(state) -> str:
     return json.dumps(state_to_json(state), separators=(",", ":"))
 
 
-def load_checkpoints(code: str, gen: int) -> list:
+def load_checkpoints(code: str, gen: int, lane: int = 0) -> list:
+    where = (ClassCheckpoint.code == code, ClassCheckpoint.gen == gen, ClassCheckpoint.lane == lane)
     rows = db.session.scalars(
-        select(ClassCheckpoint.data)
-        .where(ClassCheckpoint.code == code, ClassCheckpoint.gen == gen)
-        .order_by(ClassCheckpoint.idx)
+        select(ClassCheckpoint.data).where(*where).order_by(ClassCheckpoint.idx)
     )
     return [state_from_json(json.loads(data)) for data in rows]
 

@@ -17,7 +17,8 @@ here, not in memory:
   page's game (``games``) the student plays and to the student (``class_quiz_students``)
   who made it; the class leaderboard is the solved ones, one line per student;
 * ``class_checkpoints``: the room's search every so many events (a walker state, see
-  server/engine/walker.py), from which any process serves any index of the demo.
+  server/engine/walker.py), from which any process serves any index of the demo; per
+  ``lane``, since a lesson's race runs two searches (server/stream/race.py).
 
 Times are epoch seconds (floats), as in ``games``; processes that share a database
 must keep their clocks in step (NTP), since the search's lease is timed by them.
@@ -130,6 +131,8 @@ class ClassCheckpoint(db.Model):
         ForeignKey("class_rooms.code", ondelete="CASCADE"), primary_key=True
     )
     gen: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # the demo's lane: 0, or 1 for the second search of a race (server/stream/race.py)
+    lane: Mapped[int] = mapped_column(Integer, primary_key=True)
     idx: Mapped[int] = mapped_column(Integer, primary_key=True)  # events before the state
     data: Mapped[str] = mapped_column(Text)  # JSON of a WalkerState
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from ..limits.budget import Refused, Searches
 from ..limits.memory import Kept, MemoryBudget
-from ..stream.timeline import Timeline
+from ..stream.race import Race
 
 SLOT_WAIT = 0.1  # how long a slice waits for a search slot before the next tick tries
 
@@ -34,7 +34,7 @@ class RoomBudget:
         self._pinned: dict[str, Kept] = {}  # "owner" / "replica": its timeline, counted
 
     def slice(
-        self, timeline: Timeline, upto: int, seconds: float, save: Callable[[list], None]
+        self, timeline: Race, upto: int, seconds: float, save: Callable[[list], None]
     ) -> bool:
         """One slice of ``timeline`` towards ``upto`` (about ``seconds``), its checkpoints
         given to ``save``, as one search of the opener; False when it must wait: no slot
@@ -55,7 +55,7 @@ class RoomBudget:
         self.count("owner", timeline)
         return True
 
-    def count(self, which: str, timeline: Timeline | None) -> None:
+    def count(self, which: str, timeline: Race | None) -> None:
         """Count ``timeline`` as the room's ``which`` ("owner", "replica") in the memory
         budget, at its size now; None: it is gone."""
         memory = self.memory

@@ -314,8 +314,10 @@ def _first_frame(room, demo: dict) -> dict | None:
         return None
     if snapshot["index"] != state["index"]:
         return None  # the search has not got there yet: the page says how far it has
+    raced = "lanes" in snapshot  # a lesson's race: the page's own lane is the first
+    lane, end = (snapshot["lanes"][0], snapshot["ends"][0]) if raced else (snapshot, state["end"])
     try:
-        frame = frame_at(snapshot, clock.demo_of(room), end=state["end"])
+        frame = frame_at(lane, clock.demo_of(room), end=end)
     except (ValueError, KeyError, IndexError):
         current_app.logger.warning("a class's snapshot gave no first frame", exc_info=True)
         return None

@@ -61,12 +61,12 @@ def test_new_settings_drop_the_old_demos_checkpoints(ctx):
     room = new_room()
     clock.set_settings(room, {**SETTINGS, "seq": 1}, T0)
     state = WalkerState(20_000, (0, 13), None, 2, 0, 2, (0,) * 36, (1, 0, 0, 0, (), ()))
-    lease.save_checkpoints(room.code, 2, [state], 20_000)
+    lease.save_checkpoints(room.code, 2, 0, [state], 20_000)
     assert lease.load_checkpoints(room.code, 2) == [state]
     clock.set_settings(room, {**SETTINGS, "seq": 2}, T0)
     assert lease.load_checkpoints(room.code, 2) == []
     # so does a lesson's new chapter
-    lease.save_checkpoints(room.code, 3, [state], 20_000)
+    lease.save_checkpoints(room.code, 3, 0, [state], 20_000)
     clock.set_lesson(room, {"seq": 3, "chapter": "dfs", "step": 0}, T0)
     assert lease.load_checkpoints(room.code, 3) == []
 

@@ -55,16 +55,16 @@ def checkpoint(index: int) -> WalkerState:
 def test_checkpoints_are_kept_per_demo_thinned_with_the_spacing(ctx):
     room = room_with_demo()
     code, gen = room.code, room.gen
-    lease.save_checkpoints(code, gen, [checkpoint(i) for i in (3000, 1000, 2000)], 1000)
+    lease.save_checkpoints(code, gen, 0, [checkpoint(i) for i in (3000, 1000, 2000)], 1000)
     assert [s.index for s in lease.load_checkpoints(code, gen)] == [1000, 2000, 3000]
-    lease.save_checkpoints(code, gen, [checkpoint(4000)], 2000)  # the spacing doubled
+    lease.save_checkpoints(code, gen, 0, [checkpoint(4000)], 2000)  # the spacing doubled
     assert [s.index for s in lease.load_checkpoints(code, gen)] == [2000, 4000]
-    lease.save_checkpoints(code, gen, [checkpoint(4000)], 2000)  # saved again: one of it
+    lease.save_checkpoints(code, gen, 0, [checkpoint(4000)], 2000)  # saved again: one of it
     assert lease.load_checkpoints(code, gen) == [checkpoint(2000), checkpoint(4000)]
     # made in one long slice at spacing 1000, thinned to 2000 within it: only those kept
-    lease.save_checkpoints(code, gen, [checkpoint(i) for i in (5000, 6000, 7000, 8000)], 2000)
+    lease.save_checkpoints(code, gen, 0, [checkpoint(i) for i in (5000, 6000, 7000, 8000)], 2000)
     assert [s.index for s in lease.load_checkpoints(code, gen)] == [2000, 4000, 6000, 8000]
-    lease.save_checkpoints(code, gen + 1, [checkpoint(2000)], 2000)
+    lease.save_checkpoints(code, gen + 1, 0, [checkpoint(2000)], 2000)
     lease.drop_old_checkpoints(code, gen + 1)
     assert lease.load_checkpoints(code, gen) == []
     assert lease.load_checkpoints(code, gen + 1) == [checkpoint(2000)]

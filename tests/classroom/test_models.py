@@ -63,15 +63,16 @@ def test_a_question_number_is_asked_once_in_a_room(ctx):
     add(a_question(other.code, 1))
 
 
-def test_a_checkpoint_is_one_per_index_of_a_demo(ctx):
+def test_a_checkpoint_is_one_per_index_of_a_demos_lane(ctx):
     room = new_room()
-    add(ClassCheckpoint(code=room.code, gen=2, idx=20_000, data="{}"))
-    assert refused(ClassCheckpoint(code=room.code, gen=2, idx=20_000, data="{}"))
-    add(ClassCheckpoint(code=room.code, gen=3, idx=20_000, data="{}"))
+    add(ClassCheckpoint(code=room.code, gen=2, lane=0, idx=20_000, data="{}"))
+    assert refused(ClassCheckpoint(code=room.code, gen=2, lane=0, idx=20_000, data="{}"))
+    add(ClassCheckpoint(code=room.code, gen=2, lane=1, idx=20_000, data="{}"))  # a race's other
+    add(ClassCheckpoint(code=room.code, gen=3, lane=0, idx=20_000, data="{}"))
 
 
 def test_rows_belong_to_a_room_that_exists(ctx):
     assert refused(a_question("NOROOM", 1))
     assert refused(a_student("NOROOM", "s1", "ann", None))
     with pytest.raises(IntegrityError):
-        add(ClassCheckpoint(code="NOROOM", gen=2, idx=0, data="{}"))
+        add(ClassCheckpoint(code="NOROOM", gen=2, lane=0, idx=0, data="{}"))

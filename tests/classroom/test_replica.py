@@ -18,7 +18,7 @@ def room_with_stored_search(upto: int):
     room = rooms.find_room(rooms.open_room(address=OPENER).code)
     clock.set_settings(room, {**SIX_BY_SIX, "seq": 1}, rooms.now())
     owner = Timeline(clock.demo_of(room))
-    lease.save_checkpoints(room.code, room.gen, owner.extend(upto), owner.spacing)
+    lease.save_checkpoints(room.code, room.gen, 0, owner.extend(upto), owner.spacing)
     return room, owner
 
 
@@ -27,9 +27,10 @@ def test_reads_start_from_the_stored_checkpoints_and_go_at_most_two_spacings_on(
     replica = Replica(RoomBudget(None, None))
     timeline = replica.at(room, 10**9)  # far past what was stored
     stored = owner.checkpoints()
-    assert timeline.checkpoints()[: len(stored)] == stored  # built on them
+    (lane,) = timeline.lanes
+    assert lane.checkpoints()[: len(stored)] == stored  # built on them
     assert timeline.frontier == owner.latest_checkpoint + 2 * owner.spacing
-    assert timeline.events(90_000, 90_010) == owner.events(90_000, 90_010)
+    assert lane.events(90_000, 90_010) == owner.events(90_000, 90_010)
     assert replica.at(room, 10) is timeline  # the same replica serves what it has
 
 
@@ -37,9 +38,9 @@ def test_a_replica_is_rebuilt_for_newer_checkpoints_and_a_new_demo(ctx):
     room, owner = room_with_stored_search(40_000)
     replica = Replica(RoomBudget(None, None))
     first = replica.at(room, 40_000)
-    lease.save_checkpoints(room.code, room.gen, owner.extend(200_000), owner.spacing)
+    lease.save_checkpoints(room.code, room.gen, 0, owner.extend(200_000), owner.spacing)
     later = replica.at(room, 200_000)
-    assert later is not first and later.checkpoints() == owner.checkpoints()
+    assert later is not first and later.first.checkpoints() == owner.checkpoints()
     clock.set_settings(room, {**SIX_BY_SIX, "rows": 5, "cols": 5, "seq": 2}, rooms.now())
     fresh = replica.at(room, 10)
     assert fresh is not later and fresh.board.rows == 5

@@ -124,7 +124,7 @@ def test_closing_a_room_takes_everything_of_it_along(ctx):
     ann = student(room, "Ann")
     puzzles.start_puzzle_game(room, ann, T0)
     state = WalkerState(20_000, (0, 13), None, 2, 0, 2, (0,) * 25, (1, 0, 0, 0, (), ()))
-    lease.save_checkpoints(code, room.gen, [state], 20_000)
+    lease.save_checkpoints(code, room.gen, 0, [state], 20_000)
     db.session.add(
         QuizQuestion(
             code=code,

@@ -290,3 +290,101 @@ test("a page standing on a keyframe takes the snapshot of that index that has th
   g.intend({ seq: 6, gen: GEN, index: 3040, playing: false, speed: 10 });
   assert.equal(g.adoptSnapshot(snapshot(2900)), false);
 });
+
+// A lesson's race (server/stream/race.py): two lanes played by one index. Here the second
+// lane is the same search stopped by its budget at 300 events, so each lane's position is
+// a replay of the reference search, at the class's index or at the lane's own end.
+const RACE = { ...SETTINGS, race: "seed" };
+const SHORT_END = { status: "budget", total: 300, nodes: 0, backtracks: 0, limit: "nodes" };
+
+function raceState(seq, index) {
+  return { ...state(seq, index), settings: RACE };
+}
+
+function raceSnapshot(index, { ahead = 0 } = {}) {
+  const first = snapshot(index, { ahead });
+  const second = snapshot(Math.min(index, 300), {
+    ahead: Math.min(ahead, Math.max(0, 300 - index)),
+  });
+  const reach = first.at + first.count;
+  return {
+    gen: GEN,
+    settings: RACE,
+    keyframe: false,
+    index,
+    at: first.at,
+    count: first.count,
+    lanes: [first, second],
+    ends: [null, reach >= 300 ? SHORT_END : null],
+  };
+}
+
+function raceFeed(from, to) {
+  return {
+    gen: GEN,
+    at: from,
+    lanes: [feed(from, to).events, flat(EVENTS.slice(from, Math.min(to, 300)))],
+    ends: [null, to >= 300 ? SHORT_END : null],
+  };
+}
+
+function assertLaneShows(lane, index) {
+  const expected = replay(EVENTS, index, 36);
+  assert.equal(lane.player.pos, index);
+  assert.deepEqual(Array.from(lane.player.path.subarray(0, lane.player.depth)), expected.path);
+}
+
+test("a race's lanes follow one index; a lane that ended stands on its end, with its end", () => {
+  const room = follower();
+  const f = room.follower;
+  f.adoptState(raceState(2, 250));
+  f.adoptSnapshot(raceSnapshot(250));
+  f.tick();
+  assert.equal(f.held.length, 2);
+  assertLaneShows(f.held[0], 250);
+  assertLaneShows(f.held[1], 250);
+  assert.equal(f.held[1].end, null); // not told before the event that ends it
+  f.addFeed(raceFeed(250, 400));
+  f.adoptState(raceState(3, 380));
+  f.tick();
+  assertLaneShows(f.held[0], 380);
+  assertLaneShows(f.held[1], 300);
+  assert.deepEqual(f.held[1].player.done, SHORT_END);
+  assert.equal(f.held[0].player.done, null);
+  f.addFeed(raceFeed(400, 700)); // nothing more for the lane that ended: no hole
+  f.adoptState(raceState(4, 650));
+  for (let i = 0; i < 5; i++) {
+    room.clock += 400;
+    f.tick();
+  }
+  assertLaneShows(f.held[0], 650);
+  assert.equal(f.reaches, true);
+  assert.deepEqual(f.tally, { snapshots: 1, syncs: 0, holes: 0 });
+  assert.equal(room.syncs.length, 0);
+  f.adoptState(raceState(5, 160)); // back before the end: the lane that ended steps back too
+  f.tick();
+  assertLaneShows(f.held[0], 160);
+  assertLaneShows(f.held[1], 160);
+  assert.equal(f.held[1].player.finished, false);
+});
+
+test("a race's snapshot past a lane's end stands that lane on its end; a hole asks a sync", () => {
+  const room = follower();
+  const f = room.follower;
+  f.adoptState(raceState(2, 5000));
+  f.adoptSnapshot(raceSnapshot(5000, { ahead: 100 }));
+  f.tick();
+  assertLaneShows(f.held[0], 5000);
+  assertLaneShows(f.held[1], 300);
+  assert.deepEqual(f.held[1].player.done, SHORT_END);
+  f.addFeed(raceFeed(5300, 5400)); // 5100..5300 never came
+  for (let i = 0; i < 3; i++) {
+    room.clock += 400;
+    f.tick();
+  }
+  assert.equal(f.tally.holes, 1);
+  assert.deepEqual(
+    room.syncs.map((s) => s.payload),
+    [{ gen: GEN, index: 5000 }],
+  );
+});

@@ -56,6 +56,7 @@ function teacherPage() {
       drawing: true,
       resumed: 0,
       phase: "playing",
+      verdict: { winner: 0, text: "A won" },
       resume() {
         this.drawing = true;
         this.resumed++;
@@ -65,7 +66,14 @@ function teacherPage() {
       },
     },
     transport: { speed: 25, playing: false, update() {} },
-    story: { show: () => false, drawMoves() {} },
+    story: {
+      show: () => false,
+      drawMoves() {},
+      verdicts: [],
+      showVerdict(verdict) {
+        this.verdicts.push(verdict);
+      },
+    },
     lessonDriver: { update() {} },
     quiz: { view: {}, attach() {}, restore() {}, follow() {} },
     handout: { showPuzzle() {}, showLeaderboard() {} },
@@ -264,6 +272,8 @@ test("the page's phase follows the class's demo, not while setting up", () => {
   teacher.preview();
   teacher.frame(32);
   assert.equal(teacher.page.dataset.phase, "setup");
+  // a race's verdict stands under the lesson's words, not over a board the teacher previews
+  assert.deepEqual(parts.story.verdicts.map((v) => v?.text ?? null), ["A won", "A won", null]);
 });
 
 test("the room's end is said, and nothing more can be shown", () => {

@@ -334,3 +334,39 @@ def test_0008_keeps_every_room_and_what_belongs_to_it_both_ways(tmp_path):
         _alembic("downgrade", "0007")
         assert db.session.execute(text(belonging)).all() == [(code, "s1", "g1")]
         assert "address" not in {c["name"] for c in inspect(db.engine).get_columns("class_rooms")}
+
+
+def test_0009_keeps_every_checkpoint_as_the_first_lane_both_ways(tmp_path):
+    """The checkpoints' key gains the lane: the table is made anew, each stored checkpoint
+    copied as lane 0 (a running demo resumes from them), and copied back on the way down."""
+    from sqlalchemy import text
+
+    from server.classroom import lease
+    from server.db import _alembic
+
+    app = make_app(f"sqlite:///{tmp_path / 'lanes.sqlite3'}", tmp_path)
+    with app.app_context():
+        code = rooms.open_room().code
+        _alembic("downgrade", "0008")
+        for idx in (20_000, 40_000):
+            db.session.execute(
+                text(
+                    "INSERT INTO class_checkpoints (code, gen, idx, data)"
+                    " VALUES (:code, 2, :idx, :data)"
+                ),
+                {"code": code, "idx": idx, "data": json.dumps([idx, [0], None, 1, 0, 1, [], []])},
+            )
+        db.session.commit()
+        assert upgrade_schema() == ("0008", head_revision())
+        stored = "SELECT code, gen, lane, idx FROM class_checkpoints ORDER BY idx"
+        assert db.session.execute(text(stored)).all() == [
+            (code, 2, 0, 20_000),
+            (code, 2, 0, 40_000),
+        ]
+        _alembic("downgrade", "0008")
+        kept = "SELECT code, gen, idx, data FROM class_checkpoints ORDER BY idx"
+        rows = db.session.execute(text(kept)).all()
+        assert [(c, g, i) for c, g, i, _data in rows] == [(code, 2, 20_000), (code, 2, 40_000)]
+        assert json.loads(rows[0][3])[0] == 20_000
+        upgrade_schema()
+        assert lease.load_checkpoints(code, 2, 1) == []  # the second lane: none stored

@@ -4,8 +4,9 @@
 //
 // - `state` messages are ordered by (gen, seq); while the class plays at a speed its index
 //   moves on by itself, never past the search's end nor an open quiz question (`hold`).
-// - One Player, built from the last useful `snapshot` (join, sync, broadcast), takes the
-//   `feed` events after it; a snapshot that overlaps what is held only adds its events.
+// - One Player per lane (held-lane.js), built from the last useful `snapshot` (join, sync,
+//   broadcast), takes the `feed` events after it; a snapshot that overlaps what is held only
+//   adds its events. A lesson's race has two lanes, played by the one index.
 // - When the page cannot stand where the class is (a hole in the feed, a snapshot that
 //   did not come), it asks `sync`: one at a time, at most once a second.
 // - The teacher's page applies its own controls at once (`intend`) until the server's
@@ -13,15 +14,11 @@
 // - Where the class is, is a playback clock (stream/clock.js) the server sets: its state
 //   (or the teacher's control on the way) says the index, whether it plays and how fast.
 
-import { carriesOnward } from "../core/orderings.js";
 import { PlaybackClock } from "../stream/clock.js";
-import { DepthColumns } from "../stream/columns.js";
-import { decodeBatch } from "../stream/decode.js";
-import { Player } from "../stream/player.js";
+import { HeldLane } from "./held-lane.js";
 
 export const SYNC_AFTER_MS = 600; // out of reach this long, and nothing on the way: sync
 export const SYNC_EVERY_MS = 1000; // at most one sync a second
-const HISTORY_INTS = 400_000; // tens of thousands of events to step back through, on a phone
 
 export class RoomFollower {
   /** sync(payload) => Promise of the `sync` acknowledgement; now() => ms (performance clock). */
@@ -32,8 +29,7 @@ export class RoomFollower {
     this.stateAt = 0; // when it arrived
     this.intent = null; // the teacher's control not acknowledged yet: {seq, gen, index, playing, speed, at}
     this.clock = new PlaybackClock(); // where the class is: the intent, else the room's state
-    this.player = null; // what the page can show: a snapshot and the events after it
-    this.columns = null; // the depth chart that goes with the player
+    this.held = []; // what the page can show, per lane (HeldLane): a snapshot and the events after it
     this.computed = 0; // how far the search is known to have got in this generation
     this.pending = null; // a snapshot of a generation whose state has not arrived yet
     this.connected = false;
@@ -60,8 +56,7 @@ export class RoomFollower {
     if (intent && (next.control_seq >= intent.seq || next.gen !== intent.gen)) this.intent = null;
     this._syncClock();
     if (!old || old.gen !== next.gen) {
-      this.player = null;
-      this.columns = null;
+      this.held = [];
       this.computed = 0;
       this.missingSince = null;
       this.holeSeen = false;
@@ -73,7 +68,10 @@ export class RoomFollower {
     return true;
   }
 
-  /** A snapshot, kept if it lets the page stand nearer the class's index than it can now. */
+  /**
+   * A snapshot, kept if it lets the page stand nearer the class's index than it can now.
+   * A race's carries the class's range (`index`, `at`, `count`) and each lane's own.
+   */
   adoptSnapshot(snapshot) {
     const state = this.state;
     if (!snapshot || !state || snapshot.gen < state.gen) return false;
@@ -84,56 +82,75 @@ export class RoomFollower {
     this.progressAt = this.now();
     this.holeSeen = false; // what it holds starts at or before what was missing
     this._computed(snapshot.at + snapshot.count);
-    const { at, count, index } = snapshot;
+    const parts = snapshot.lanes ?? [snapshot];
     const target = this.target();
-    const player = this.player;
-    if (player?.holds(at)) {
+    const held = this.held;
+    if (held.length && held.every((lane, i) => lane.player.holds(parts[i].at))) {
       // The same events as those held from `at` on: take the new ones, keep the history.
-      player.append(at, this._decode(snapshot.events));
+      for (const [i, lane] of held.entries()) lane.append(parts[i].at, parts[i].events);
+      this._learnEnds(snapshot.ends);
       return true;
     }
-    if (player) {
-      const reaches = at <= target && target <= at + count;
-      const near = Math.min(Math.max(target, player.historyStart), player.received);
-      // Where the page would stand on the first event it holds (a keyframe: no move to
-      // mark), a snapshot of that same index with the events before it shows more.
-      const fuller = index === near && near === player.historyStart && at < index;
-      if (
-        !reaches &&
-        !fuller &&
-        (player.holds(target) || Math.abs(target - index) >= Math.abs(target - near))
-      )
-        return false;
-    }
-    const { rows, cols } = state.settings;
-    this.player = Player.fromSnapshot(snapshot, {
-      rows,
-      cols,
-      counts: this._countsOnward(),
-      historyInts: HISTORY_INTS,
-    });
-    const columns = new DepthColumns();
-    columns.reset(rows * cols);
-    columns.load(snapshot.chart);
-    this.player.onNewEvent = (depth) => columns.push(depth);
-    this.columns = columns;
+    if (held.length && !this._refreshes(snapshot, target)) return false;
+    const { rows, cols, algorithm, race } = state.settings;
+    const algorithms = race ? [algorithm, race] : [algorithm];
+    this.held = parts.map(
+      (part, i) => new HeldLane(part, { rows, cols, algorithm: algorithms[i] }),
+    );
+    this._learnEnds(snapshot.ends);
     this.tally.snapshots++;
     return true;
   }
 
-  /** The room's feed `{gen, at, events}`: appended to what is held; a hole asks for a sync. */
-  addFeed(feed) {
+  /** Whether a snapshot not overlapping what is held shows the class's index better. */
+  _refreshes({ at, count, index }, target) {
+    if (at <= target && target <= at + count) return true; // it reaches the class's index
+    if (this.held.length > 1) return !this.reaches; // a race: held lanes that reach it stay
     const player = this.player;
-    if (!feed || !this.state || feed.gen !== this.state.gen || !player) return;
-    const before = player.received;
-    const added = player.append(feed.at, this._decode(feed.events));
-    if (added < 0) {
+    const near = Math.min(Math.max(target, player.historyStart), player.received);
+    // Where the page would stand on the first event it holds (a keyframe: no move to
+    // mark), a snapshot of that same index with the events before it shows more.
+    const fuller = index === near && near === player.historyStart && at < index;
+    return fuller || (!player.holds(target) && Math.abs(target - index) < Math.abs(target - near));
+  }
+
+  _learnEnds(ends) {
+    if (!ends) return;
+    for (const [i, lane] of this.held.entries()) lane.learnEnd(ends[i]);
+  }
+
+  /** The first lane's player and depth chart: the page's own lane (a race's second: `held`). */
+  get player() {
+    return this.held[0]?.player ?? null;
+  }
+
+  get columns() {
+    return this.held[0]?.columns ?? null;
+  }
+
+  /**
+   * The room's feed `{gen, at, events}` (a race's: `{gen, at, lanes, ends}`): appended to
+   * what is held; a hole asks for a sync.
+   */
+  addFeed(feed) {
+    const held = this.held;
+    if (!feed || !this.state || feed.gen !== this.state.gen || !held.length) return;
+    const parts = feed.lanes ?? [feed.events];
+    const before = this._received();
+    const added = held.map((lane, i) => lane.append(feed.at, parts[i]));
+    if (added.some((n) => n < 0)) {
       this.holeSeen = true;
       this.tally.holes++;
       return;
     }
-    this._computed(player.received);
-    if (added > 0 && this.target() > before) this.progressAt = this.now();
+    this._learnEnds(feed.ends);
+    this._computed(this._received());
+    if (added.some((n) => n > 0) && this.target() > before) this.progressAt = this.now();
+  }
+
+  /** How far the events held reach (a race's: its longest lane's). */
+  _received() {
+    return Math.max(...this.held.map((lane) => lane.player.received));
   }
 
   /** The teacher's control `{seq, gen, index, playing, speed}`, shown before the server answers. */
@@ -180,12 +197,16 @@ export class RoomFollower {
 
   get atEnd() {
     const end = this.state?.end;
-    return Boolean(end && this.player && this.player.pos >= end.total);
+    return Boolean(end && this.held.length && this.target() >= end.total && this.reaches);
   }
 
-  /** Whether the page can show the class's index now. */
+  /** Whether the page can show the class's index now (in every lane). */
   get reaches() {
-    return Boolean(this.player?.holds(this.target()));
+    return this._holds(this.target());
+  }
+
+  _holds(index) {
+    return this.held.length > 0 && this.held.every((lane) => lane.holds(index));
   }
 
   // -- every frame -----------------------------------------------------------------------------
@@ -194,29 +215,16 @@ export class RoomFollower {
     const state = this.state;
     if (!state || state.gen <= 1) return false;
     const target = this.target(now);
-    const player = this.player;
     let moved = false;
-    if (player) {
-      let want = Math.min(Math.max(target, player.historyStart), player.received);
-      const clock = this.clock;
-      // Playing, a few events ahead of the clock (a late answer) is not worth a step back.
-      if (
-        clock.playing &&
-        clock.speed &&
-        want < player.pos &&
-        player.pos - want <= Math.max(2, clock.speed / 4)
-      ) {
-        want = player.pos;
-      }
-      moved = player.seek(want) !== 0;
-      if (state.end && player.received >= state.end.total && !player.done) player.finish(state.end);
-    }
+    // one search: the room's end is its end (a race's lanes learn theirs from the messages)
+    if (this.held.length === 1) this.held[0].learnEnd(state.end);
+    for (const lane of this.held) moved = lane.seek(target, this.clock) || moved;
     this._maybeSync(now, target);
     return moved;
   }
 
   _maybeSync(now, target) {
-    if (!this.connected || this.player?.holds(target)) {
+    if (!this.connected || this._holds(target)) {
       this.missingSince = null;
       if (!this.holeSeen) return;
     } else if (this.missingSince === null) {
@@ -253,15 +261,6 @@ export class RoomFollower {
   }
 
   // -- internals -------------------------------------------------------------------------------
-  _countsOnward() {
-    return carriesOnward(this.state.settings.algorithm); // moves carry their sort's counts
-  }
-
-  _decode(events) {
-    const { rows, cols } = this.state.settings;
-    return decodeBatch(events, { counts: this._countsOnward(), squares: rows * cols });
-  }
-
   _computed(index) {
     if (index > this.computed) this.computed = index;
   }

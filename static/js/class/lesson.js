@@ -89,7 +89,14 @@ export class LessonStory {
       : {};
     view.text.textContent = step.huge && !huge ? t("lesson.ui.building") : t(step.key, params);
     view.text.dataset.key = step.key;
-    view.note.hidden = !chapter.settings.race;
+  }
+
+  /** A race's verdict (stage.js) under the step's words, once both searches have ended. */
+  showVerdict(verdict) {
+    const note = this.view.note;
+    const text = verdict?.text ?? "";
+    if (note.textContent !== text) note.textContent = text;
+    note.hidden = !text;
   }
 
   async _askHuge(key, side) {

@@ -6,11 +6,14 @@
 // The page's root element says what it shows in data-* attributes (read by the tests):
 // data-gen, data-pos (the event shown), data-target (the class's index), data-from (the
 // first event it can step back to), data-path (depth and a hash of the path), data-nodes,
-// data-follow (waiting | catching-up | playing | to-the-end | paused | ended).
+// data-follow (waiting | catching-up | playing | to-the-end | paused | ended), data-race (a
+// lesson's race: the second search's algorithm, drawn on the `second` lane beside the first,
+// with data-race-pos and data-race-path).
 
 import { setData, setProp } from "../core/dom.js";
 import { formatNumber, t } from "../core/i18n.js";
 import { drawLanes } from "../lanes/frame-loop.js";
+import { raceVerdict } from "../lanes/race.js";
 import { laneSettings } from "../lanes/setup.js";
 
 const PROGRESS_AFTER_MS = 250; // out of reach for less than this: not worth a line
@@ -19,10 +22,10 @@ export class Stage {
   /**
    * page: the root element; lane: a Lane (lanes/lane.js); follower: a RoomFollower; code: a
    * CodePanel (lanes/code-panel.js) that shows the demo's program and lights its lines, or
-   * none (the students' page).
+   * none (the students' page); second: the Lane a lesson's race draws its second search on.
    */
-  constructor({ page, lane, follower, code = null }) {
-    Object.assign(this, { page, lane, follower, code });
+  constructor({ page, lane, follower, code = null, second = null }) {
+    Object.assign(this, { page, lane, follower, code, second });
     // The line under the board (templates/class_macros.html's `progress`).
     this.progress = {
       root: page.querySelector("#c-catchup"),
@@ -46,8 +49,7 @@ export class Stage {
   prepare({ gen, settings }) {
     if (!this.drawing || gen <= 1 || this.gen === gen) return;
     this.gen = gen;
-    this.lane.preview(laneSettings(settings));
-    this.lane.say(t("class.ui.loading"));
+    this._setUp({ gen, settings });
   }
 
   /** Draw the stream again after the lane showed something else. */
@@ -63,11 +65,16 @@ export class Stage {
     if (this.drawing && state && this.gen !== state.gen) {
       this.gen = state.gen;
       this.code?.configure({ algorithm: state.settings.algorithm });
-      lane.preview(laneSettings(state.settings));
-      lane.say(t(state.gen > 1 ? "class.ui.loading" : "class.ui.waiting"));
+      this._setUp(state);
     }
-    if (this.drawing && follower.player && follower.player !== lane.player) {
-      lane.show(laneSettings(state.settings), follower.player, follower.columns);
+    const lanes = this._lanes();
+    if (this.drawing) {
+      for (const [i, shown] of lanes.entries()) {
+        const held = follower.held[i];
+        if (held && held.player !== shown.player) {
+          shown.show(laneSettings(this._settings(state, i)), held.player, held.columns);
+        }
+      }
     }
     const moved = follower.tick(now);
     const phase = this._phase();
@@ -79,12 +86,16 @@ export class Stage {
     if (lane.player) {
       const { clock } = follower;
       const playing = clock.playing && phase !== "ended";
-      drawLanes([lane], now, {
-        playing,
-        fast: playing && clock.fast,
-        all: moved || phase !== this.phase,
-        drawn: () => this._expose(lane.player),
-      });
+      drawLanes(
+        lanes.filter((shown) => shown.player),
+        now,
+        {
+          playing,
+          fast: playing && clock.fast,
+          all: moved || phase !== this.phase,
+          drawn: (shown) => this._expose(shown),
+        },
+      );
       this.code?.highlight(lane.tags);
     }
     this.phase = phase;
@@ -94,6 +105,34 @@ export class Stage {
     setData(this.page, "target", follower.target(now));
     this._showProgress(now, phase);
     return phase;
+  }
+
+  /** The lanes shown: the first, and the second while the demo is a lesson's race. */
+  _lanes(settings = this.follower.state?.settings) {
+    const raced = this.second && settings?.race;
+    return raced ? [this.lane, this.second] : [this.lane];
+  }
+
+  /** Lane `i`'s settings: the room's, a race's second search with its own algorithm. */
+  _settings(state, i) {
+    const { race, ...settings } = state.settings;
+    return i === 0 ? settings : { ...settings, algorithm: race };
+  }
+
+  /** A new demo: its board on each lane (the second shown only for a race) while it loads. */
+  _setUp(state) {
+    const race = this.second ? state.settings.race : null;
+    setData(this.page, "race", race ?? "");
+    if (this.second) this.second.root.hidden = !race;
+    for (const [i, shown] of this._lanes(state.settings).entries()) {
+      shown.preview(laneSettings(this._settings(state, i)));
+      shown.say(t(state.gen > 1 ? "class.ui.loading" : "class.ui.waiting"));
+    }
+  }
+
+  /** A race's verdict once both lanes stand on their ends (lanes/race.js), else null. */
+  get verdict() {
+    return this._lanes().length > 1 ? raceVerdict(this._lanes()) : null;
   }
 
   /**
@@ -118,13 +157,19 @@ export class Stage {
     return clock.speed ? "playing" : "to-the-end";
   }
 
-  _expose(player) {
-    const page = this.page;
+  _expose(shown) {
+    const { page, follower } = this;
+    const player = shown.player;
+    if (shown !== this.lane) {
+      setData(page, "racePos", player.pos);
+      setData(page, "racePath", pathDigest(player));
+      return;
+    }
     setData(page, "pos", player.pos);
     setData(page, "from", player.historyStart);
     setData(page, "nodes", player.moves);
     setData(page, "path", pathDigest(player));
-    setData(page, "snapshots", this.follower.tally.snapshots);
+    setData(page, "snapshots", follower.tally.snapshots);
   }
 
   /** While the page waits for the search (or runs to its end): how far it has got. */

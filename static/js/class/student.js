@@ -34,7 +34,8 @@ let ended = false;
 let puzzle = null;
 const call = (event, payload) => room.call(event, payload);
 const follower = new RoomFollower({ sync: (payload) => call("sync", payload) });
-const stage = new Stage({ page, lane, follower });
+const second = new Lane($(".c-lane-b"), { input: false }); // a lesson's race
+const stage = new Stage({ page, lane, follower, second });
 const story = LessonStory.onPage({ hideIdle: true });
 const identity = new RoomIdentity({ code, call });
 const play = new PuzzlePlay($("#c-puzzle"), { call, code, identity });
@@ -64,6 +65,7 @@ function frame(now) {
   const phase = stage.frame(now);
   story.show(follower.state?.lesson); // the teacher's lesson step, in this page's language
   story.drawMoves(lane, follower.state?.gen);
+  story.showVerdict(stage.verdict);
   if (room?.joined) showFollow(phase);
   followQuiz(now);
   return stage.active; // false: the loop may sleep

@@ -261,6 +261,7 @@ export class TeacherPage {
     const phase = stage.frame(now);
     if (story.show(follower.state?.lesson)) this.lessonDriver.update();
     if (stage.drawing) story.drawMoves(this.lane, follower.state?.gen);
+    story.showVerdict(stage.drawing ? stage.verdict : null);
     if (page.dataset.phase !== "setup")
       setData(page, "phase", phase === "ended" ? "finished" : "running");
     this.setupFold.follow(page.dataset.phase);

@@ -48,7 +48,8 @@ const controls = new TeacherControls({
 });
 // the demo's program with its lines lit: another of the presenter's panels
 const code = new CodePanel($(".c-program .w-code-panel"));
-const stage = new Stage({ page, lane, follower, code });
+const second = new Lane($(".c-lane-b"), { input: false }); // a lesson's race
+const stage = new Stage({ page, lane, follower, code, second });
 const story = LessonStory.onPage({ hideIdle: true });
 const parts = {
   lane,
