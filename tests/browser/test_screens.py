@@ -269,6 +269,27 @@ def test_class_lesson(new_page, screens, lang):
     shoot(teacher, screens, f"class-lesson-teacher-projector-{lang}")
 
 
+def test_class_race(new_page, screens, lang):
+    """A lesson's race in a class (the Java article as written against its correction),
+    run to its end: the teacher's every view and a student's phone, both searches shown."""
+    teacher = new_page(**SIZES["desktop"])
+    code = open_class_page(teacher, lang)
+    student = new_page(**SIZES["phone"])
+    student.goto(f"/class/{code}?lang={lang}")
+    expect(student.locator("#class")).to_have_attribute("data-connection", "joined")
+    teacher.select_option("#c-lesson-select", "fix-java1")
+    teacher.click("#c-lesson-start")
+    for _ in range(30):
+        teacher.click('[data-action="step"]')
+    expect(student.locator("#class")).to_have_attribute("data-race", "a000-java")
+    expect(student.locator("#class")).to_have_attribute("data-race-pos", "31")
+    shoot(student, screens, f"class-race-student-phone-{lang}")
+    teacher.click('[data-action="end"]')
+    expect(student.locator("#class")).to_have_attribute("data-follow", "ended")
+    shoot(student, screens, f"class-race-student-phone-ended-{lang}")
+    shoot_teacher(teacher, screens, "class-race-teacher", lang)
+
+
 def reference_path(index: int) -> list[int]:
     """The 8x8 Warnsdorff demo from a8 after ``index`` events (64 moves, no backtrack)."""
     from tests.support.follower import SIX_BY_SIX, reference

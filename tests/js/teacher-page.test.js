@@ -273,7 +273,10 @@ test("the page's phase follows the class's demo, not while setting up", () => {
   teacher.frame(32);
   assert.equal(teacher.page.dataset.phase, "setup");
   // a race's verdict stands under the lesson's words, not over a board the teacher previews
-  assert.deepEqual(parts.story.verdicts.map((v) => v?.text ?? null), ["A won", "A won", null]);
+  assert.deepEqual(
+    parts.story.verdicts.map((v) => v?.text ?? null),
+    ["A won", "A won", null],
+  );
 });
 
 test("the room's end is said, and nothing more can be shown", () => {
