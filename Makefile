@@ -101,10 +101,11 @@ jdk:
 # The suite three files at a time (pytest-xdist; the tests wait on sockets and pages for
 # part of their time, so a third worker fills a 2-core machine); the browser tests in a
 # process of their own, after the rest, handed out one by one, the longest first
-# (tests/browser/conftest.py): one long file on one worker was the end of the run.
+# (tests/browser/conftest.py): one long file on one worker was the end of the run. Each
+# phase ends with its slowest tests (--durations): what to look at when the run grows.
 test: $(CORE_STAMP) lint test-js browser redis postgres jdk
-	$(BIN)/python -m pytest -n 3 --dist loadfile --ignore=tests/browser
-	$(BIN)/python -m pytest -n 3 --dist load tests/browser
+	$(BIN)/python -m pytest -n 3 --dist loadfile --ignore=tests/browser --durations=12
+	$(BIN)/python -m pytest -n 3 --dist load tests/browser --durations=12
 
 # Every page at a phone's and a desktop's size, under test-artifacts/screens/: to compare by
 # eye before and after a change to the browser code (SCREENS_DIR=... for another folder).
