@@ -33,6 +33,7 @@ LONGEST = (
     "test_class.py::test_students_follow_the_teacher",
     "test_class_quiz.py::",
     "test_class_presenter.py::",
+    "test_class_articles.py::",
 )
 
 
