@@ -27,6 +27,7 @@ from sqlalchemy import update
 from ..db import db
 from ..lesson.chapters import CHAPTERS
 from ..stream.fields import MAX_NODE_BUDGET
+from ..stream.race import public_end
 from ..stream.timeline import Demo
 from . import lease
 from .messages import ClassError
@@ -219,9 +220,7 @@ def room_index(room: ClassRoom, at: float, *, held: bool = True) -> int:
 
 def public_state(room: ClassRoom, at: float) -> dict:
     """What every member needs to follow: settings, generation, the index *now*, the end."""
-    outcome = outcome_of(room)
-    if outcome is not None:
-        outcome = {key: outcome[key] for key in ("status", "total", "nodes", "backtracks", "limit")}
+    outcome = public_end(outcome_of(room))  # the path it found stays on the server
     return {
         "gen": room.gen,
         "settings": json.loads(room.settings),

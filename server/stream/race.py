@@ -160,10 +160,6 @@ class Race:
     def nbytes(self) -> int:
         return sum(lane.nbytes for lane in self.lanes)
 
-    def shed(self) -> None:
-        for lane in self.lanes:
-            lane.shed()
-
     def close(self) -> None:
         for lane in self.lanes:
             lane.close()
