@@ -15,7 +15,8 @@ from server.engine.walker import Walker
 from server.lesson.chapters import CHAPTERS
 
 from .conftest import playwright_sync
-from .test_class import PHONE, settled
+from .test_class import settled
+from .test_class_articles import open_class_zh
 
 expect = playwright_sync.expect
 
@@ -57,15 +58,7 @@ def shows(page, index: int) -> None:
 
 
 def test_a_race_chapter_shows_both_searches_on_every_page_to_the_verdict(new_page, artifacts):
-    teacher = new_page(locale="zh-CN", viewport={"width": 1280, "height": 800})
-    teacher.goto("/class/new?lang=zh")
-    teacher.click("#c-open")
-    expect(teacher.locator("#class")).to_have_attribute("data-connection", "joined")
-    code = teacher.get_attribute("#class", "data-code")
-    phone = new_page(**{**PHONE, "locale": "zh-CN"})
-    phone.goto(f"/class/{code}?lang=zh")
-    expect(phone.locator("#class")).to_have_attribute("data-connection", "joined")
-
+    teacher, phone = open_class_zh(new_page)  # at 1280x800, and a phone
     teacher.select_option("#c-lesson-select", CHAPTER)  # the setup is open before a demo
     teacher.click("#c-lesson-start")
     expect(teacher.locator("#c-lesson")).to_have_attribute("data-chapter", CHAPTER)
