@@ -1,0 +1,361 @@
+"""The code lab's recorder: a student's knight's-tour program, run with its board watched.
+
+Runs inside Pyodide in the lab's Web Worker (static/js/lab/worker.js), and under CPython in
+the tests (tests/lab/).  Nothing here knows the browser: the worker hands :func:`run` the
+program, the page's board, a budget and a ``flush`` callable, and posts what comes back.
+
+How a move is seen.  The program is parsed with :mod:`ast` and every statement of the form
+``a[i][j] = v`` becomes a call ``__lab_set__(a, i, j, v, line)``, which does the write and,
+when ``a`` is the board, records it: a value other than 0 enters square (i, j), 0 leaves
+it.  The board is the first list of ``ROWS`` lists of ``COLS`` that the program writes a
+number other than 0 into (``board[row][col] = step``); other grids (a ``visited`` list of
+booleans) are written as usual and not recorded.  A recorded event is one int in a
+preallocated ``array('i')``: ``line * 1024 + 512 * (it leaves) + square``, the square
+``row * COLS + col``.  Each full chunk goes to ``flush`` (the worker posts it to the page)
+and is reused.  No tracing: ``sys.settrace`` costs every line of the program, this costs
+one call per write of a grid.
+
+What is refused, each with its line (the student's own numbering):  a write off the board
+(``board[-1][2]``: Python would wrap it round), a move that is no knight's jump from the
+knight's square, onto a square already on the path, or a first move off the page's start
+square; clearing a square that is on the path but not the knight's; an import outside
+:data:`ALLOWED`.  The run ends at the first full board (the tour; whether it closes is the
+page's verdict), at the program's next write of a grid after it, so a program that goes on
+searching (the Python article's never sets its ``found``) stops where the engine stops.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import io
+import sys
+from array import array
+
+ALLOWED = frozenset({"math", "random", "itertools", "functools", "collections", "heapq", "sys"})
+LINE = 1024  # an event's int: line * LINE + BACK (when it leaves) + square
+BACK = 512
+MAX_SQUARES = BACK  # boards up to 22 x 22 fit an event's square bits (the pages stop at 20)
+OUTPUT_CHARS = 20_000  # print() output kept for the page
+SETTER = "__lab_set__"  # a dunder: not mangled inside a class body
+FILENAME = "<lab>"
+
+
+class LabError(Exception):
+    """A bad program: ``code`` names the message (``lab.error.<code>`` in the catalogues)."""
+
+    def __init__(self, code: str, line: int | None = None, **params) -> None:
+        super().__init__(code)
+        self.code = code
+        self.line = line
+        self.params = params
+
+
+class _Stop(BaseException):
+    """Ends the run from inside the program (a BaseException: ``except Exception`` in the
+    program does not catch it)."""
+
+
+def _is_grid(target: ast.expr) -> bool:
+    """``a[i][j]``: a subscript of a subscript, neither a slice."""
+    return (
+        isinstance(target, ast.Subscript)
+        and isinstance(target.value, ast.Subscript)
+        and not isinstance(target.slice, ast.Slice)
+        and not isinstance(target.value.slice, ast.Slice)
+    )
+
+
+class _Rewrite(ast.NodeTransformer):
+    """``a[i][j] = v`` -> ``__lab_set__(a, i, j, v, line * LINE)``; chained targets through a
+    temporary.  Line numbers stay the program's own."""
+
+    def visit_Assign(self, node: ast.Assign):
+        self.generic_visit(node)
+        if not any(_is_grid(target) for target in node.targets):
+            return node
+        if len(node.targets) == 1:
+            return ast.copy_location(ast.Expr(self._set(node.targets[0], node.value, node)), node)
+        temp = ast.Name("__lab_value__", ast.Store())
+        out: list[ast.stmt] = [ast.Assign([temp], node.value)]
+        for target in node.targets:
+            value = ast.Name("__lab_value__", ast.Load())
+            if _is_grid(target):
+                out.append(ast.Expr(self._set(target, value, node)))
+            else:
+                out.append(ast.Assign([target], value))
+        for statement in out:
+            ast.copy_location(statement, node)
+        return out
+
+    @staticmethod
+    def _set(target: ast.Subscript, value: ast.expr, node: ast.stmt) -> ast.Call:
+        grid = target.value
+        assert isinstance(grid, ast.Subscript)
+        load = _Load()
+        return ast.Call(
+            ast.Name(SETTER, ast.Load()),
+            [
+                load.visit(grid.value),
+                grid.slice,
+                target.slice,
+                value,
+                ast.Constant(node.lineno * LINE),
+            ],
+            [],
+        )
+
+
+class _Load(ast.NodeTransformer):
+    """The grid's expression as a value (it was the target's, in a Store context)."""
+
+    def generic_visit(self, node):
+        if hasattr(node, "ctx"):
+            node.ctx = ast.Load()
+        return super().generic_visit(node)
+
+
+def instrument(source: str):
+    """The program's code object with its grid writes rewritten; SyntaxError as Python says."""
+    tree = ast.parse(source, FILENAME)
+    tree = ast.fix_missing_locations(_Rewrite().visit(tree))
+    return compile(tree, FILENAME, "exec")
+
+
+class _Output(io.TextIOBase):
+    """print()'s output, the first :data:`OUTPUT_CHARS` characters of it."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.cut = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        room = OUTPUT_CHARS - self.size
+        if room > 0:
+            self.parts.append(text[:room])
+            self.size += min(room, len(text))
+        if len(text) > room:
+            self.cut = True
+        return len(text)
+
+    def text(self) -> str:
+        return "".join(self.parts) + ("\n…" if self.cut else "")
+
+
+def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+    top = name.partition(".")[0]
+    if level or top not in ALLOWED:
+        raise LabError("import", None, module=name, allowed=", ".join(sorted(ALLOWED)))
+    return __import__(name, globals, locals, fromlist, level)
+
+
+def _no_input(*args, **kwargs):
+    raise LabError("input")
+
+
+def _builtins() -> dict:
+    allowed = dict(vars(builtins))
+    allowed["__import__"] = _guarded_import
+    allowed["input"] = _no_input
+    for name in ("open", "exec", "eval", "compile", "breakpoint", "help", "exit", "quit"):
+        allowed.pop(name, None)
+    return allowed
+
+
+def _knight_table(rows: int, cols: int) -> bytearray:
+    """``table[a * squares + b]`` is 1 when b is a knight's jump from a."""
+    squares = rows * cols
+    table = bytearray(squares * squares)
+    for a in range(squares):
+        r, c = divmod(a, cols)
+        for dr, dc in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)):
+            if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                table[a * squares + (r + dr) * cols + c + dc] = 1
+    return table
+
+
+class Run:
+    """One run's board, path and recording; :meth:`setter` is the program's ``__lab_set__``."""
+
+    def __init__(self, rows, cols, start, budget, chunk, flush) -> None:
+        if rows * cols > MAX_SQUARES:
+            raise ValueError(f"{rows}x{cols} is too big for the lab")
+        self.rows, self.cols, self.start = rows, cols, start
+        self.budget, self.chunk, self.flush = budget, chunk, flush
+        self.buffer = array("i", bytes(4 * chunk))
+        self.filled = 0  # ints in the buffer
+        self.flushed = 0  # events handed to flush before them
+        self.path: list[int] = []
+        self.ended: str | None = None  # "found" | "declared": the run ends at the next write
+
+    @property
+    def total(self) -> int:
+        return self.flushed + self.filled
+
+    def finish(self) -> None:
+        """Hand the last, partial chunk over."""
+        if self.filled:
+            self.flush(self.buffer, self.filled)
+            self.flushed += self.filled
+            self.filled = 0
+
+    def setter(self):
+        """The program's ``__lab_set__``: the hot path, one call per grid write."""
+        rows, cols = self.rows, self.cols
+        squares = rows * cols
+        knight = _knight_table(rows, cols)
+        on = bytearray(squares)
+        path = self.path
+        push, pop = path.append, path.pop
+        buffer, chunk = self.buffer, self.chunk
+        board = None
+        filled = 0
+        run = self
+
+        def full() -> None:  # a whole chunk: hand it over, and mind the budget
+            nonlocal filled
+            run.filled = filled
+            run.finish()
+            filled = 0
+            if run.flushed >= run.budget:
+                run.ended = "budget"
+                raise _Stop
+
+        def first(a, i, j, v, line) -> bool:
+            """Whether ``a`` is the board: the first rows x cols grid given a number."""
+            nonlocal board
+            if run.ended:
+                run.filled = filled
+                raise _Stop
+            if board is not None or not v or type(v) is bool or not isinstance(v, int):
+                return False
+            if type(a) is not list or len(a) != rows:
+                return False
+            if any(type(row) is not list or len(row) != cols for row in a):
+                return False
+            board = a
+            return True
+
+        def odd(sq: int, line: int) -> None:
+            """A move the path does not allow: the Python article's landing, or an error."""
+            name = _name(sq, rows, cols)
+            if not path:
+                raise LabError("start", line, square=name, start=_name(run.start, rows, cols))
+            head = path[-1]
+            if not knight[head * squares + sq]:
+                raise LabError("jump", line, square=name, head=_name(head, rows, cols))
+            if sq == path[0] and len(path) == squares - 1:
+                run.ended = "declared"  # its last move lands on its start: a false tour
+                return
+            raise LabError("again", line, square=name)
+
+        def setter(a, i, j, v, line):
+            nonlocal filled, board
+            if a is not board and not first(a, i, j, v, line):
+                a[i][j] = v
+                return
+            if not (0 <= i < rows and 0 <= j < cols):
+                raise LabError("range", line // LINE, row=i, col=j, rows=rows, cols=cols)
+            sq = i * cols + j
+            if v:
+                if on[sq] or not (knight[path[-1] * squares + sq] if path else sq == run.start):
+                    odd(sq, line // LINE)
+                on[sq] = 1
+                push(sq)
+                buffer[filled] = line + sq
+            elif on[sq]:
+                if path[-1] != sq:
+                    raise LabError("clear", line // LINE, square=_name(sq, rows, cols))
+                on[sq] = 0
+                pop()
+                buffer[filled] = line + BACK + sq
+            else:
+                a[i][j] = v  # 0 on a square off the path: no event
+                return
+            a[i][j] = v
+            filled += 1
+            if len(path) == squares and v and not run.ended:
+                run.ended = "found"
+            if run.ended:
+                run.filled = filled
+                board = None  # the next write of any grid goes through first(): it stops
+            elif filled == chunk:
+                full()
+
+        def sync() -> None:  # the closure's count, for finish() after the program
+            run.filled = filled
+
+        self.sync = sync
+        return setter
+
+
+def _name(sq: int, rows: int, cols: int) -> str:
+    row, col = divmod(sq, cols)
+    return f"{chr(ord('a') + col)}{rows - row}"
+
+
+def _error_line(error: BaseException) -> int | None:
+    """The program's line the error happened at: the innermost frame of the program."""
+    line = None
+    tb = error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == FILENAME:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def run(source, rows, cols, start_row, start_col, budget, chunk, flush) -> dict:
+    """Run ``source`` on a rows x cols board from (start_row, start_col); returns how it ended:
+    ``{"status", "total", "output", "code", "line", "params", "message"}``.
+
+    ``status``: ``found`` (a full board), ``declared`` (the last move landed on the start),
+    ``ended`` (the program returned without a tour), ``budget`` (``budget`` events),
+    ``error`` (``code`` says which, ``line`` where).  ``flush(buffer, n)`` gets each chunk
+    of events: the first ``n`` ints of ``buffer``, valid during the call only.
+    """
+    recording = Run(rows, cols, start_row * cols + start_col, budget, chunk, flush)
+    result = {"status": "ended", "code": None, "line": None, "params": {}, "message": ""}
+    output = _Output()
+    try:
+        code = instrument(source)
+    except SyntaxError as error:
+        result.update(status="error", code="syntax", line=error.lineno, message=error.msg)
+        return {**result, "total": 0, "output": ""}
+    names = {
+        "__name__": "__main__",
+        "__builtins__": _builtins(),
+        SETTER: recording.setter(),
+        "ROWS": rows,
+        "COLS": cols,
+        "START_ROW": start_row,
+        "START_COL": start_col,
+    }
+    saved = sys.stdout, sys.stderr, sys.getrecursionlimit()
+    sys.stdout = sys.stderr = output
+    try:
+        exec(code, names)  # the student's own program, in the student's own browser
+    except _Stop:
+        pass
+    except LabError as error:
+        line = error.line if error.line is not None else _error_line(error)
+        result.update(status="error", code=error.code, line=line, params=error.params)
+    except RecursionError as error:
+        result.update(status="error", code="recursion", line=_error_line(error))
+    except Exception as error:  # the program's own error, said as Python says it
+        message = f"{type(error).__name__}: {error}"
+        result.update(status="error", code="exception", line=_error_line(error), message=message)
+    finally:
+        sys.stdout, sys.stderr = saved[:2]
+        sys.setrecursionlimit(saved[2])
+        recording.sync()
+    if recording.ended:
+        result["status"] = recording.ended
+    recording.finish()
+    if result["status"] == "ended" and recording.total == 0:
+        result.update(status="error", code="no-board", params={"rows": rows, "cols": cols})
+    return {**result, "total": recording.total, "output": output.text()}
