@@ -204,87 +204,107 @@ class Run:
             self.filled = 0
 
     def setter(self):
-        """The program's ``__lab_set__``: the hot path, one call per grid write."""
+        """The program's ``__lab_set__``: the hot path, one call per grid write.
+
+        Kept lean (it runs millions of times a second): the knight's square is held as
+        ``head``, its row's offset in the jump table, whose extra last row allows only the
+        start (the path is empty); a full board or a full chunk is one comparison,
+        ``filled == mark``, checked before anything else is done about it.
+        """
         rows, cols = self.rows, self.cols
         squares = rows * cols
-        knight = _knight_table(rows, cols)
+        root = squares * squares  # the jump table's row for "no path yet": the start only
+        knight = _knight_table(rows, cols) + bytearray(squares)
+        knight[root + self.start] = 1
         on = bytearray(squares)
         path = self.path
         push, pop = path.append, path.pop
         buffer, chunk = self.buffer, self.chunk
         board = None
         filled = 0
+        head = root
         run = self
 
-        def full() -> None:  # a whole chunk: hand it over, and mind the budget
-            nonlocal filled
-            run.filled = filled
-            run.finish()
-            filled = 0
-            if run.flushed >= run.budget:
-                run.ended = "budget"
-                raise _Stop
-
-        def first(a, i, j, v, line) -> bool:
-            """Whether ``a`` is the board: the first rows x cols grid given a number."""
+        def other(a, i, j, v, line) -> None:
+            """A write of another grid: the board's first (the first rows x cols grid given
+            a number), any other grid's, or the first write after the run ended."""
             nonlocal board
             if run.ended:
                 run.filled = filled
                 raise _Stop
-            if board is not None or not v or type(v) is bool or not isinstance(v, int):
-                return False
-            if type(a) is not list or len(a) != rows:
-                return False
-            if any(type(row) is not list or len(row) != cols for row in a):
-                return False
-            board = a
-            return True
+            if (
+                board is None
+                and v
+                and type(v) is not bool
+                and isinstance(v, int)
+                and type(a) is list
+                and len(a) == rows
+                and all(type(row) is list and len(row) == cols for row in a)
+            ):
+                board = a
+                setter(a, i, j, v, line)
+                return
+            a[i][j] = v
 
         def odd(sq: int, line: int) -> None:
             """A move the path does not allow: the Python article's landing, or an error."""
             name = _name(sq, rows, cols)
             if not path:
                 raise LabError("start", line, square=name, start=_name(run.start, rows, cols))
-            head = path[-1]
-            if not knight[head * squares + sq]:
-                raise LabError("jump", line, square=name, head=_name(head, rows, cols))
+            if not knight[head + sq]:
+                raise LabError("jump", line, square=name, head=_name(path[-1], rows, cols))
             if sq == path[0] and len(path) == squares - 1:
                 run.ended = "declared"  # its last move lands on its start: a false tour
                 return
             raise LabError("again", line, square=name)
 
-        def setter(a, i, j, v, line):
+        def mark() -> None:
+            """A full chunk (hand it over, mind the budget) or a full board (the run ends)."""
             nonlocal filled, board
-            if a is not board and not first(a, i, j, v, line):
-                a[i][j] = v
-                return
+            if len(path) == squares and not run.ended:
+                run.ended = "found"
+            if run.ended:
+                run.filled = filled
+                board = None  # the next write of any grid goes through other(): it stops
+            elif filled == chunk:
+                run.filled = filled
+                run.finish()
+                filled = 0
+                if run.flushed >= run.budget:
+                    run.ended = "budget"
+                    raise _Stop
+
+        def setter(a, i, j, v, line):
+            nonlocal filled, head
+            if a is not board:
+                return other(a, i, j, v, line)
             if not (0 <= i < rows and 0 <= j < cols):
                 raise LabError("range", line // LINE, row=i, col=j, rows=rows, cols=cols)
             sq = i * cols + j
             if v:
-                if on[sq] or not (knight[path[-1] * squares + sq] if path else sq == run.start):
+                if on[sq] or not knight[head + sq]:
                     odd(sq, line // LINE)
                 on[sq] = 1
                 push(sq)
+                head = sq * squares
                 buffer[filled] = line + sq
+                a[i][j] = v
+                filled += 1
+                if filled == chunk or len(path) == squares:
+                    mark()
             elif on[sq]:
                 if path[-1] != sq:
                     raise LabError("clear", line // LINE, square=_name(sq, rows, cols))
                 on[sq] = 0
                 pop()
+                head = path[-1] * squares if path else root
                 buffer[filled] = line + BACK + sq
+                a[i][j] = v
+                filled += 1
+                if filled == chunk:
+                    mark()
             else:
                 a[i][j] = v  # 0 on a square off the path: no event
-                return
-            a[i][j] = v
-            filled += 1
-            if len(path) == squares and v and not run.ended:
-                run.ended = "found"
-            if run.ended:
-                run.filled = filled
-                board = None  # the next write of any grid goes through first(): it stops
-            elif filled == chunk:
-                full()
 
         def sync() -> None:  # the closure's count, for finish() after the program
             run.filled = filled

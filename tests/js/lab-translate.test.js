@@ -96,6 +96,9 @@ test("a recording finds each event's int and line across its chunks", () => {
   recording.push([1 * LINE + 0, 2 * LINE + 7]);
   recording.push([3 * LINE + BACK + 7]);
   assert.equal(recording.length, 3);
-  assert.deepEqual([0, 1, 2].map((i) => recording.line(i)), [1, 2, 3]);
+  assert.deepEqual(
+    [0, 1, 2].map((i) => recording.line(i)),
+    [1, 2, 3],
+  );
   assert.deepEqual([...recording.codes(1)], [2 * LINE + 7, 3 * LINE + BACK + 7]);
 });

@@ -41,7 +41,8 @@ export class LabConnection {
     };
   }
 
-  async start(params, handlers, { window = 4000 } = {}) {
+  /** As WatchConnection.start: `_params` are the recording's own (its board and start). */
+  async start(_params, handlers, { window = 4000 } = {}) {
     const { recording } = this;
     const run = new LabRun(this, `lab${this.nextId++}`, handlers, window);
     run.ack = {
