@@ -16,8 +16,8 @@ from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ..daily import generator as daily_puzzles
-from ..engine.shape import Puzzle
 from ..engine.board import Board
+from ..engine.shape import Puzzle
 from ..engine.theory import tour_verdict, verify
 from ..engine.verdict import ShapeVerdict
 from ..game import replays, rules, serialize, service

@@ -46,7 +46,6 @@ from werkzeug.wrappers import Request
 from ..i18n import pick_lang, text
 
 
-
 def content_security_policy(scripts: str = "'self'", styles: str = "'self'") -> str:
     """The policy, with ``scripts`` as its script-src and ``styles`` as its style-src: the
     code lab's page adds a nonce to both (its import map, its editor's style element), its

@@ -202,7 +202,9 @@ async function play(recorded) {
       searched: rule !== null,
     },
   };
-  const run = { ...settings, orderings };
+  // the board the program ran on, whatever the form says now
+  const { rows, cols, start } = recorded;
+  const run = { ...settings, rows, cols, start, orderings };
   const window = windowFor(playback.clock.speed);
   page.dataset.phase = "running";
   try {
@@ -265,7 +267,11 @@ form.addEventListener("submit", (event) => {
 });
 form.addEventListener("change", (event) => {
   followSize(form, event.target);
-  preview();
+  // a field's change also comes when it loses the focus: the board stays as it is unless
+  // the settings changed (a square being tapped would be redrawn under the finger)
+  const next = readSettings(settings);
+  const shown = ["rows", "cols", "race", "algorithmB"].every((key) => next[key] === settings[key]);
+  if (!shown) preview();
 });
 stopButton.addEventListener("click", () => runner.stop());
 $("#lab-example").addEventListener("change", (event) => {
