@@ -178,6 +178,7 @@ async function run() {
   page.dataset.events = String(recording.length);
   if (result.ms !== undefined) page.dataset.runMs = result.ms.toFixed(1);
   say(runMessage(result, settings));
+  if (said.kind === "done") say({ kind: "done", text: countsText(recording), line: 0 });
   if (result.output) {
     output.textContent = result.output;
     $("#lab-output-box").hidden = false;
@@ -229,6 +230,14 @@ async function play(recorded) {
   checkTour(recorded);
 }
 
+/** The run's moves, backtracks and time, in words. */
+function countsText(recorded) {
+  let backtracks = 0;
+  for (const code of recorded.codes()) if (code & 512) backtracks++;
+  const nodes = recorded.length - backtracks;
+  return resultText({ nodes, backtracks, seconds: (recorded.result.ms ?? 0) / 1000 });
+}
+
 function watchSocket() {
   socket ||= Object.assign(new WatchConnection(), { onMessage: wakeFrames });
   return socket;
@@ -256,9 +265,6 @@ async function checkTour(recorded) {
     verdict.textContent = t("lab.verdict.unchecked", { reason: err?.message || String(err) });
     verdict.dataset.tour = "unknown";
   }
-  const lane = lanes[0];
-  const done = lane.player?.done;
-  if (done) verdict.textContent += ` ${resultText(done)}`;
 }
 
 form.addEventListener("submit", (event) => {
@@ -282,6 +288,7 @@ bindLanguageSwitch(() => {
   for (const lane of lanes) lane.relabel();
   playback.relabel();
   if (said?.kind === "ready") say({ kind: "ready", text: t("lab.ui.ready") });
+  else if (said?.kind === "done") say({ kind: "done", text: countsText(recording), line: 0 });
   else if (recording && said) say(runMessage(recording.result, settings));
 });
 
