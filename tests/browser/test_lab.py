@@ -162,3 +162,16 @@ def test_a_blocked_import_is_said_in_chinese(new_page):
     type_program(page, "import os\n")
     run(page, status="error")
     expect(page.locator("#lab-message")).to_contain_text("第 1 行：实验室里不能导入 os")
+
+
+def test_a_lab_program_races_a_built_in_search(new_page):
+    page = open_lab(new_page, LAPTOP)
+    set_board(page, 6, 6)
+    page.select_option("#lab-race", "warnsdorff")
+    run(page)
+    page.locator("[data-action=end]").click()
+    expect(page.locator("#w-race-result")).to_be_visible(timeout=60_000)
+    expect(page.locator("[data-side=a]")).to_have_attribute("data-status", "found")
+    expect(page.locator("[data-side=b]")).to_have_attribute("data-algorithm", "warnsdorff")
+    expect(page.locator("[data-side=b]")).to_have_attribute("data-winner", "true")
+    expect(page.locator("#w-race-result")).to_contain_text("36 nodes against 5,422")

@@ -5,7 +5,6 @@
 // server's verdict on the path (POST /api/tour). A race puts a built-in search, streamed by
 // the server, in the second lane.
 
-import { api } from "../core/api.js";
 import { formatNumber, t } from "../core/i18n.js";
 import { bindLanguageSwitch, startLanguage } from "../core/language.js";
 import { articleOrderings } from "../core/orderings.js";
@@ -20,10 +19,11 @@ import { Transport } from "../lanes/transport.js";
 import { WatchConnection } from "../stream/connection.js";
 import { WatchPlayback } from "../watch/playback.js";
 import { LabEditor } from "./editor.js";
-import { resultText, runMessage, verdictText } from "./messages.js";
+import { runMessage } from "./messages.js";
 import { LabRunner } from "./runner.js";
 import { LAB_ALGORITHM, LabConnection } from "./source.js";
 import { candidateRules, findRule } from "./translate.js";
+import { countsText, tourVerdict } from "./verdict.js";
 
 const $ = (selector) => document.querySelector(selector);
 const page = $("#lab");
@@ -230,41 +230,20 @@ async function play(recorded) {
   checkTour(recorded);
 }
 
-/** The run's moves, backtracks and time, in words. */
-function countsText(recorded) {
-  let backtracks = 0;
-  for (const code of recorded.codes()) if (code & 512) backtracks++;
-  const nodes = recorded.length - backtracks;
-  return resultText({ nodes, backtracks, seconds: (recorded.result.ms ?? 0) / 1000 });
-}
-
 function watchSocket() {
   socket ||= Object.assign(new WatchConnection(), { onMessage: wakeFrames });
   return socket;
 }
 
-/** Ask the server whether the run's path is a tour, open or closed. */
+/** Ask the server whether the run's path is a tour, and say its answer. */
 async function checkTour(recorded) {
   const { status } = recorded.result;
   if (status !== "found" && status !== "declared") return;
-  const path = [];
-  for (const code of recorded.codes()) {
-    const sq = code % 512;
-    if (code & 512) path.pop();
-    else path.push(sq);
-  }
-  const { rows, cols } = recorded;
   verdict.hidden = false;
   verdict.textContent = t("lab.verdict.checking");
-  const squares = path.map((sq) => [Math.floor(sq / cols), sq % cols]);
-  try {
-    const answer = await api.checkTour({ rows, cols, path: squares });
-    verdict.textContent = verdictText(answer, rows * cols);
-    verdict.dataset.tour = answer.tour ? (answer.closed ? "closed" : "open") : "none";
-  } catch (err) {
-    verdict.textContent = t("lab.verdict.unchecked", { reason: err?.message || String(err) });
-    verdict.dataset.tour = "unknown";
-  }
+  const answer = await tourVerdict(recorded);
+  verdict.textContent = answer.text;
+  verdict.dataset.tour = answer.tour;
 }
 
 form.addEventListener("submit", (event) => {
