@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.installed-stamp
 BIOME := node_modules/.bin/biome
 
-.PHONY: run class test test-js lint format bench clean browser redis postgres jdk loadtest attack node screens toolchain core
+.PHONY: run class test test-js lint format bench clean browser redis postgres jdk loadtest attack node screens toolchain core pyodide
 
 $(STAMP): pyproject.toml constraints.txt setup.py | toolchain
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,12 +37,12 @@ $(CORE_STAMP): $(STAMP) $(CORE_SRC) setup.py
 
 core: $(CORE_STAMP)
 
-run: $(CORE_STAMP)
+run: $(CORE_STAMP) pyodide
 	$(BIN)/knights-tour serve
 
 # A class on the local network: all interfaces, the students' link on this machine's
 # LAN address (README: "Teaching a class").
-class: $(CORE_STAMP)
+class: $(CORE_STAMP) pyodide
 	$(BIN)/knights-tour serve --lan
 
 lint: $(STAMP) $(NODE_STAMP)
@@ -66,6 +66,16 @@ node:
 $(NODE_STAMP): package.json package-lock.json | node
 	npm ci --no-audit --no-fund
 	touch $(NODE_STAMP)
+
+# The code lab's Python (/lab): Pyodide's npm tarball, checked against the sha512 pinned in
+# static/vendor/pyodide/pin.json, its needed files unpacked there (git ignores them; about
+# 13 MB, fetched once: nothing is downloaded while the pinned version is in place).
+PYODIDE_STAMP := static/vendor/pyodide/package.json
+$(PYODIDE_STAMP): static/vendor/pyodide/pin.json tools/fetch_pyodide.py
+	$(PYTHON) tools/fetch_pyodide.py
+	touch $(PYODIDE_STAMP)
+
+pyodide: $(PYODIDE_STAMP)
 
 test-js: node
 	node --test --test-reporter=spec tests/js/*.test.js
@@ -103,16 +113,16 @@ jdk:
 # process of their own, after the rest, handed out one by one, the longest first
 # (tests/browser/conftest.py): one long file on one worker was the end of the run. Each
 # phase ends with its slowest tests (--durations): what to look at when the run grows.
-test: $(CORE_STAMP) lint test-js browser redis postgres jdk
+test: $(CORE_STAMP) lint test-js browser redis postgres jdk pyodide
 	$(BIN)/python -m pytest -n 3 --dist loadfile --ignore=tests/browser --durations=12
 	$(BIN)/python -m pytest -n 3 --dist load tests/browser --durations=12
 
 # Every page at a phone's and a desktop's size, under test-artifacts/screens/: to compare by
 # eye before and after a change to the browser code (SCREENS_DIR=... for another folder).
-screens: $(CORE_STAMP) browser
+screens: $(CORE_STAMP) browser pyodide
 	SCREENS=1 $(BIN)/python -m pytest tests/browser/test_screens.py
 
-bench: $(CORE_STAMP)
+bench: $(CORE_STAMP) browser pyodide
 	$(BIN)/python benchmarks/bench.py --write
 
 loadtest: $(CORE_STAMP) redis

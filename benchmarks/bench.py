@@ -32,6 +32,7 @@ SUITES = (
     "bench_class_quiz",
     "bench_browser_jump",
     "bench_browser_stack",
+    "bench_lab",
 )
 
 

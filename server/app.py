@@ -19,6 +19,7 @@ from .web import (
     class_pages,
     class_socket,
     errors,
+    lab,
     lesson,
     levels_api,
     levels_pages,
@@ -84,6 +85,7 @@ def _create_app(config: dict | None, instance: str) -> Flask:
     app.register_blueprint(levels_api.bp)
     app.register_blueprint(levels_pages.bp)
     app.register_blueprint(lesson.bp)
+    app.register_blueprint(lab.bp)  # /lab, the code lab
     app.register_blueprint(share_pages.bp)  # /daily, /replay/<id>(.svg|.png), /worksheet
     errors.register(app)
     security.register(app)  # a query string that is not UTF-8 reaches Flask %-encoded

@@ -225,12 +225,17 @@ class TourCheck:
     """Whether a sequence of squares is a tour; ``problem`` is the first thing wrong.
 
     ``index`` points into the tour at the offending entry (None when the problem
-    is a square never visited), so a UI can highlight it.
+    is a square never visited), so a UI can highlight it.  ``code`` names the problem
+    (``not-square``, ``off-board``, ``blocked``, ``not-knight``, ``repeat``, ``empty``,
+    ``missing``, ``no-return``, ``closing``) and ``params`` its squares' names, so a page
+    can say it in its language; neither takes part in comparisons.
     """
 
     ok: bool
     problem: str | None = None
     index: int | None = None
+    code: str | None = field(default=None, compare=False)
+    params: dict = field(default_factory=dict, compare=False)
 
     def __bool__(self) -> bool:
         return self.ok
@@ -249,27 +254,45 @@ def verify(board: Board, tour: Sequence[int], *, closed: bool = False) -> TourCh
     for index, sq in enumerate(tour):
         step = index + 1
         if isinstance(sq, bool) or not isinstance(sq, int):
-            return TourCheck(False, f"step {step} ({sq!r}) is not a square number", index)
+            return TourCheck(
+                False, f"step {step} ({sq!r}) is not a square number", index, "not-square"
+            )
         if not 0 <= sq < total:
             return TourCheck(
-                False, f"step {step} (square {sq}) is off the {board.dims} board", index
+                False,
+                f"step {step} (square {sq}) is off the {board.dims} board",
+                index,
+                "off-board",
+                {"step": step},
             )
         if sq in board.blocked:
-            return TourCheck(False, f"step {step} ({board.name(sq)}) is a blocked square", index)
+            return TourCheck(
+                False,
+                f"step {step} ({board.name(sq)}) is a blocked square",
+                index,
+                "blocked",
+                {"step": step, "square": board.name(sq)},
+            )
         if prev is not None and not _knight(prev, sq, cols):
             return TourCheck(
                 False,
                 f"move {index} ({board.name(prev)} -> {board.name(sq)}) is not a knight move",
                 index,
+                "not-knight",
+                {"step": step, "square": board.name(sq), "from": board.name(prev)},
             )
         if sq in seen:
             return TourCheck(
-                False, f"step {step} ({board.name(sq)}) repeats step {seen[sq] + 1}", index
+                False,
+                f"step {step} ({board.name(sq)}) repeats step {seen[sq] + 1}",
+                index,
+                "repeat",
+                {"step": step, "square": board.name(sq), "first": seen[sq] + 1},
             )
         seen[sq] = index
         prev = sq
     if not seen:
-        return TourCheck(False, "the tour is empty", None)
+        return TourCheck(False, "the tour is empty", None, "empty")
     if len(seen) < board.size:
         missing = next(sq for sq in board.squares() if sq not in seen)
         return TourCheck(
@@ -277,12 +300,17 @@ def verify(board: Board, tour: Sequence[int], *, closed: bool = False) -> TourCh
             f"the tour visits {len(seen)} of {board.size} squares; "
             f"{board.name(missing)} is never visited",
             None,
+            "missing",
+            {"visited": len(seen), "squares": board.size, "square": board.name(missing)},
         )
     if closed:
         first, last = tour[0], tour[-1]
         if len(seen) == 1:
             return TourCheck(
-                False, "a closed tour needs a move back to the start; one square has none", 0
+                False,
+                "a closed tour needs a move back to the start; one square has none",
+                0,
+                "no-return",
             )
         if not _knight(last, first, cols):
             return TourCheck(
@@ -290,6 +318,8 @@ def verify(board: Board, tour: Sequence[int], *, closed: bool = False) -> TourCh
                 f"the closing move ({board.name(last)} -> {board.name(first)}) "
                 "is not a knight move",
                 len(seen) - 1,
+                "closing",
+                {"square": board.name(last), "start": board.name(first)},
             )
     return TourCheck(True)
 

@@ -16,8 +16,9 @@ from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ..daily import generator as daily_puzzles
+from ..engine.board import Board
 from ..engine.shape import Puzzle
-from ..engine.theory import tour_verdict
+from ..engine.theory import tour_verdict, verify
 from ..engine.verdict import ShapeVerdict
 from ..game import replays, rules, serialize, service
 from ..game.rules import RuleError
@@ -45,6 +46,7 @@ from .bodies import (
     NewGame,
     Score,
     TheoryQuery,
+    TourChecked,
     Undo,
     VerdictAsked,
 )
@@ -341,6 +343,20 @@ def verdict():
     body = VerdictAsked.model_validate(_body())
     found = verdict_cache.decide(body.parsed, time_limit=current_app.config["VERDICT_SECONDS"])
     return jsonify(verdict_json(body.parsed, found, request_lang(), witness=body.witness))
+
+
+@bp.post("/tour")
+def tour():
+    """Is this path a tour, open or closed, by the server's rules? (The code lab asks.)"""
+    body = TourChecked.model_validate(_body())
+    board = Board(body.rows, body.cols)
+    rows, cols = body.rows, body.cols
+    path = [r * cols + c if 0 <= r < rows and 0 <= c < cols else -1 for r, c in body.path]
+    checked = verify(board, path)
+    closed = bool(checked) and bool(verify(board, path, closed=True))
+    lang = request_lang()
+    reason = None if checked else text(f"tour.problem.{checked.code}", lang, checked.params)
+    return jsonify(tour=checked.ok, closed=closed, code=checked.code, reason=reason)
 
 
 @bp.get("/i18n")

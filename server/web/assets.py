@@ -28,6 +28,7 @@ them into one file changes nothing they mean.
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 from flask import Flask, abort, current_app, request, url_for
@@ -44,14 +45,28 @@ PACKS = {
         "css/class.css",
     ),
 }
+PIN = "pin.json"  # a fetched folder's pin (tools/fetch_pyodide.py)
 KEEP = "public, max-age=31536000, immutable"  # a year: as long as a cache keeps anything
 EXTENSION = "static_version"
 
 
+def pinned_files(folder: Path) -> set[Path]:
+    """The files a ``pin.json`` under ``folder`` stands for: fetched, not in git, and named
+    by the digest the pin holds (static/vendor/pyodide/: 13 MB that would otherwise be read
+    and hashed at every start)."""
+    named = set()
+    for pin in folder.rglob(PIN):
+        files = json.loads(pin.read_text(encoding="utf-8")).get("files", [])
+        named.update(pin.parent / name for name in files)
+    return named
+
+
 def tree_digest(folder: Path) -> str:
-    """A short digest of every file under ``folder``: its relative path and its bytes."""
+    """A short digest of every file under ``folder``: its relative path and its bytes (a
+    pinned file's bytes by its pin's, :func:`pinned_files`)."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    skipped = pinned_files(folder)
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p not in skipped):
         digest.update(path.relative_to(folder).as_posix().encode())
         digest.update(b"\0")
         digest.update(path.read_bytes())

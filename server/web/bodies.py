@@ -284,6 +284,18 @@ class TheoryQuery(BoardQuery):
         return None if self.row is None else self.row * self.cols + self.col
 
 
+class TourChecked(Message):
+    """``POST /api/tour``: a path the code lab's program walked (data, never code), checked
+    by the rules the server keeps (server/engine/theory.py's ``verify``)."""
+
+    rows: Side
+    cols: Side
+    path: list[Square] = Field(
+        max_length=MAX_SIDE * MAX_SIDE + 1,
+        description="[row, col] squares in the order the knight entered them",
+    )
+
+
 BODIES: dict[str, type[Message]] = {
     "POST /api/games": NewGame,
     "POST /api/games (a level)": LevelGame,
@@ -296,6 +308,7 @@ BODIES: dict[str, type[Message]] = {
     "GET /api/theory": TheoryQuery,
     "POST /api/levels/import": ProgressImport,
     "POST /api/verdict": VerdictAsked,
+    "POST /api/tour": TourChecked,
 }
 ERRORS_BY_STATUS = {  # HTTP status: {code: when}
     400: {

@@ -45,21 +45,30 @@ from werkzeug.wrappers import Request
 
 from ..i18n import pick_lang, text
 
-CONTENT_SECURITY_POLICY = "; ".join(
-    (
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "style-src-attr 'unsafe-inline'",
-        "img-src 'self' data:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
+
+def content_security_policy(scripts: str = "'self'", styles: str = "'self'") -> str:
+    """The policy, with ``scripts`` as its script-src and ``styles`` as its style-src: the
+    code lab's page adds a nonce to both (its import map, its editor's style element), its
+    worker ``'wasm-unsafe-eval'`` for Pyodide (server/web/lab.py); every other response has
+    the plain one."""
+    return "; ".join(
+        (
+            "default-src 'self'",
+            f"script-src {scripts}",
+            f"style-src {styles}",
+            "style-src-attr 'unsafe-inline'",
+            "img-src 'self' data:",
+            "font-src 'self'",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        )
     )
-)
+
+
+CONTENT_SECURITY_POLICY = content_security_policy()
 
 HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,

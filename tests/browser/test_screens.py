@@ -154,6 +154,23 @@ def test_watch_race_and_heat(page, screens, size, lang):
     shoot(page, screens, f"watch-race-heat-{size}-{lang}")
 
 
+def test_lab(page, screens, size, lang):
+    """The code lab: the starting program run on 6x6 from a1, stood at event 40 (the editor
+    lights the line that wrote it); on a phone the lane below the code too."""
+    page.goto(f"/lab?lang={lang}")
+    expect(page.locator("#lab")).to_have_attribute("data-python", "ready", timeout=90_000)
+    page.locator("label.chip", has_text="6×6").click()
+    page.click("#lab-run")
+    expect(page.locator("#lab")).to_have_attribute("data-run-status", "found", timeout=60_000)
+    expect(page.locator("[data-side=a]")).to_have_attribute("data-status", "running")
+    page.locator("[data-action=play]").click()
+    set_range(page, "#w-seek", 40)
+    expect(page.locator("[data-side=a] [data-stat=shown]")).to_have_text("40")
+    shoot(page, screens, f"lab-{size}-{lang}")
+    if size == "phone":
+        shoot(page, screens, f"lab-lane-{size}-{lang}", panel="[data-side=a]")
+
+
 def test_watch_an_articles_program(page, screens, size, lang):
     """The Python article as written on 5x5 from c3, run to its false tour, the code panel
     on the article's own listing; then the C article's stack array beside its recursion."""

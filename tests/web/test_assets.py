@@ -3,6 +3,7 @@ static tree changes, so a phone that reloads a page asks for the page alone."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -68,6 +69,22 @@ def test_the_version_follows_every_byte_and_name_of_the_tree(tmp_path):
     assert changed != first
     (tmp_path / "js" / "a.js").rename(tmp_path / "js" / "b.js")
     assert tree_digest(tmp_path) not in (first, changed)
+
+
+def test_a_pinned_folder_is_versioned_by_its_pin_not_by_its_fetched_bytes(tmp_path):
+    # static/vendor/pyodide/: 13 MB fetched by `make pyodide`, named by pin.json's sha512
+    folder = tmp_path / "vendor" / "big"
+    folder.mkdir(parents=True)
+    (folder / "pin.json").write_text(json.dumps({"integrity": "sha512-A", "files": ["a.wasm"]}))
+    (folder / "a.wasm").write_bytes(b"first")
+    first = tree_digest(tmp_path)
+    (folder / "a.wasm").write_bytes(b"second")  # not read: the pin names it
+    assert tree_digest(tmp_path) == first
+    (folder / "pin.json").write_text(json.dumps({"integrity": "sha512-B", "files": ["a.wasm"]}))
+    repinned = tree_digest(tmp_path)
+    assert repinned != first  # a new pin is a new version
+    (folder / "notes.txt").write_text("not pinned")
+    assert tree_digest(tmp_path) not in (first, repinned)  # the folder's other files count
 
 
 def test_in_debug_mode_addresses_are_plain_so_an_edit_shows_at_once(tmp_path):

@@ -73,4 +73,6 @@ export const api = {
     request("GET", `/api/leaderboard?${new URLSearchParams({ rows, cols, closed })}`),
   puzzleLeaderboard: (puzzle) =>
     request("GET", `/api/leaderboard?${new URLSearchParams({ puzzle })}`),
+  /** Whether a path ([row, col] pairs) is a tour, open or closed (the code lab's run). */
+  checkTour: (body) => request("POST", "/api/tour", body),
 };

@@ -25,16 +25,18 @@ export function articleOf(algorithm, table = articleOrderings()) {
 
 /**
  * How `algorithm` orders a frame's candidates: {moves, sort: "onward" | "static" | null,
- * landsOnStart}. Warnsdorff sorts by onward counts; seed and the construction keep the
+ * landsOnStart, searched}; `searched` false: its frames' candidates are unknown (a code lab
+ * program that follows no rule, lab/translate.js). Warnsdorff sorts by onward counts; seed and the construction keep the
  * lesson's move order.
  */
 export function ruleOf(algorithm, table = articleOrderings()) {
   const article = articleOf(algorithm, table);
   if (article) {
-    return { moves: article.moves, sort: article.sort, landsOnStart: article.lands_on_start };
+    const { moves, sort, lands_on_start: landsOnStart, searched = true } = article;
+    return { moves, sort, landsOnStart, searched };
   }
   const sort = algorithm === "warnsdorff" ? "onward" : null;
-  return { moves: LESSON_MOVES, sort, landsOnStart: false };
+  return { moves: LESSON_MOVES, sort, landsOnStart: false, searched: true };
 }
 
 /** Whether `algorithm`'s moves carry their candidates' counts (what its sort orders by). */

@@ -229,8 +229,9 @@ export class Lane {
   /** The call stack of a new run (or preview): `given` squares are a game's, not searched. */
   _newStack(settings, given) {
     if (!this.stackPanel) return;
-    const { rows, cols, algorithm } = settings;
-    this.stack = createStack({ rows, cols, algorithm, given });
+    // a code lab run brings its program's rule as its own table (lab/main.js)
+    const { rows, cols, algorithm, orderings } = settings;
+    this.stack = createStack({ rows, cols, algorithm, given, orderings });
     this.stackPanel.use(this.stack);
     this.stackPanel.draw({ force: true });
   }

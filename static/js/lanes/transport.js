@@ -28,7 +28,8 @@ export class Transport {
     document.addEventListener("keydown", (event) => {
       const key = KEYS[event.key];
       if (!key || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
-      if (event.target.closest("input, select, textarea, [role=grid]")) return;
+      // a field's own keys (the code lab's editor is a contenteditable)
+      if (event.target.closest("input, select, textarea, [role=grid], [contenteditable]")) return;
       if (this.buttons[key].disabled) return;
       event.preventDefault();
       actions[key]();

@@ -24,12 +24,15 @@ export const CANDIDATE = Object.freeze({ failed: "failed", trying: "trying", wai
  */
 export function createStack({ rows, cols, algorithm = "seed", given = 0, orderings }) {
   const squares = rows * cols;
+  const rule = orderings ? ruleOf(algorithm, orderings) : ruleOf(algorithm);
   return {
     rows,
     cols,
-    rule: orderings ? ruleOf(algorithm, orderings) : ruleOf(algorithm),
+    rule,
     kept: orderings ? pathKeptBy(algorithm, orderings) : pathKeptBy(algorithm), // the panel's words
-    searched: algorithm !== "construct", // the construction has no search: frames bare
+    // the construction has no search, a lab program of no known rule no known candidates:
+    // their frames are bare
+    searched: algorithm !== "construct" && rule.searched,
     given,
     path: new Int32Array(squares + 1),
     depth: 0,

@@ -1,0 +1,51 @@
+// The code lab's Web Worker: Pyodide (static/vendor/pyodide/) and the recorder
+// (static/py/lab_recorder.py), which runs a student's program with its board watched. The
+// page (lab/runner.js) sends `run`; the worker answers with the recorded events, a chunk at a
+// time as they fill (each an Int32Array, transferred), then `done` with how the run ended.
+// A program that never ends is stopped by terminating the worker: nothing here needs to
+// cooperate, and the chunks posted so far are the page's.
+//
+// Messages to the page: {type: "ready", ms} once Python is loaded; {type: "chunk", id,
+// events}; {type: "done", id, result, ms}; {type: "failed", message}: Pyodide did not load.
+
+import { loadPyodide } from "../../vendor/pyodide/pyodide.mjs";
+
+const INDEX = new URL("../../vendor/pyodide/", import.meta.url).href;
+const RECORDER = new URL("../../py/lab_recorder.py", import.meta.url).href;
+
+const started = performance.now();
+const ready = boot();
+
+async function boot() {
+  const [pyodide, source] = await Promise.all([
+    loadPyodide({ indexURL: INDEX, packageBaseUrl: INDEX, stdout: () => {}, stderr: () => {} }),
+    fetch(RECORDER).then((response) => response.text()),
+  ]);
+  pyodide.FS.writeFile("/home/pyodide/lab_recorder.py", source);
+  const recorder = pyodide.pyimport("lab_recorder");
+  postMessage({ type: "ready", ms: performance.now() - started });
+  return recorder;
+}
+
+ready.catch((error) => postMessage({ type: "failed", message: String(error?.message || error) }));
+
+self.onmessage = async ({ data }) => {
+  if (data?.type !== "run") return;
+  const recorder = await ready;
+  const { id, source, rows, cols, startRow, startCol, budget, chunk } = data;
+  const flush = (buffer, n) => {
+    const view = buffer.getBuffer("i32");
+    try {
+      const events = view.data.slice(0, n); // out of Python's memory, which the next chunk reuses
+      postMessage({ type: "chunk", id, events }, [events.buffer]);
+    } finally {
+      view.release();
+    }
+  };
+  const began = performance.now();
+  const answer = recorder.run(source, rows, cols, startRow, startCol, budget, chunk, flush);
+  const ms = performance.now() - began;
+  const result = answer.toJs({ dict_converter: Object.fromEntries });
+  answer.destroy();
+  postMessage({ type: "done", id, result, ms });
+};

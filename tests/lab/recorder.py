@@ -1,0 +1,49 @@
+"""The lab's recorder (static/py/lab_recorder.py, Python the browser runs under Pyodide),
+loaded here under CPython, and the engine's events to hold its recordings to."""
+
+from __future__ import annotations
+
+import importlib.util
+from array import array
+from itertools import islice
+from pathlib import Path
+
+from server.engine.board import Board
+from server.engine.search import search_events
+
+PATH = Path(__file__).resolve().parents[2] / "static" / "py" / "lab_recorder.py"
+_spec = importlib.util.spec_from_file_location("lab_recorder", PATH)
+recorder = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(recorder)
+
+
+def record(source, rows, cols, start, *, budget=50_000_000, chunk=4096):
+    """(the run's result, its events as ints) for ``source`` from ``start`` = (row, col)."""
+    events = array("i")
+
+    def flush(buffer, n):
+        events.extend(buffer[:n])
+
+    result = recorder.run(source, rows, cols, *start, budget, chunk, flush)
+    assert result["total"] == len(events)
+    return result, list(events)
+
+
+def steps(events) -> list[tuple[int, bool]]:
+    """Each recorded event as (square, whether it leaves the square)."""
+    return [(code % recorder.BACK, bool(code & recorder.BACK)) for code in events]
+
+
+def lines(events) -> list[int]:
+    return [code // recorder.LINE for code in events]
+
+
+def engine_steps(rows, cols, start, ordering, *, limit=None):
+    """The engine's moves and backtracks, as (square, leaves), the first ``limit`` of them."""
+    board = Board(rows, cols)
+    stream = search_events(board, start[0] * cols + start[1], ordering=ordering)
+    out = []
+    for event in islice(stream, limit):
+        if event.kind in ("move", "backtrack"):
+            out.append((event.square, event.kind == "backtrack"))
+    return out

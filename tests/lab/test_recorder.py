@@ -1,0 +1,133 @@
+"""A student's program run as the lab runs it (static/py/lab_recorder.py), under CPython:
+its board writes are the engine's events, and a bad program gets its message and line."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.lab import PROGRAMS, program
+from tests.lab.recorder import engine_steps, lines, record, steps
+
+FIXED_SORT = ("key=cmp_to_key(lambda x,y: x.wayout < y.wayout)", "key=lambda n: n.wayout")
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "start"), [(5, 5, (0, 0)), (6, 6, (0, 0)), (5, 6, (2, 3))]
+)
+def test_the_starting_program_makes_the_seed_ordering_s_events(rows, cols, start):
+    result, events = record(program("start"), rows, cols, start)
+    expected = engine_steps(rows, cols, start, "seed")
+    assert steps(events) == expected
+    assert result["status"] == ("found" if expected[-1][1] is False else "ended")
+
+
+def test_each_event_carries_the_line_that_wrote_it():
+    source = program("start")
+    marks = [n for n, text in enumerate(source.splitlines(), 1) if "board[x][y] =" in text]
+    _, events = record(source, 5, 5, (0, 0))
+    pairs = list(zip(steps(events), lines(events), strict=True))
+    moves = {line for (_, back), line in pairs if not back}
+    backs = {line for (_, back), line in pairs if back}
+    assert moves == {marks[0]} and backs == {marks[1]}
+
+
+def test_warnsdorff_in_the_lab_is_the_engine_s_warnsdorff():
+    result, events = record(program("warnsdorff"), 8, 8, (0, 0))
+    assert result["status"] == "found"
+    assert steps(events) == engine_steps(8, 8, (0, 0), "warnsdorff")
+
+
+def test_the_python_article_as_written_runs_out_of_budget_on_the_engine_s_events():
+    # its sort sorts nothing: a billion nodes to its first success on 6x6
+    result, events = record(program("article-001"), 6, 6, (4, 3), budget=200_000)
+    assert result["status"] == "budget"
+    assert steps(events) == engine_steps(6, 6, (4, 3), "a001-python", limit=len(events))
+
+
+def test_fixing_the_python_article_s_sort_gives_its_corrected_twin():
+    source = program("article-001").replace(*FIXED_SORT)
+    result, events = record(source, 6, 6, (4, 3))
+    assert result["status"] == "found"
+    assert steps(events) == engine_steps(6, 6, (4, 3), "a001-python-fixed")
+    assert "36" in result["output"]  # the article's success() printed the board
+
+
+def run_bad(source, rows=5, cols=5, start=(0, 0)):
+    result, events = record(source, rows, cols, start)
+    assert result["status"] == "error"
+    return result, events
+
+
+def test_a_syntax_error_says_its_line():
+    result, _ = run_bad("board = [[0] * COLS for _ in range(ROWS)]\nif True\n    pass\n")
+    assert (result["code"], result["line"]) == ("syntax", 2)
+
+
+def test_a_blocked_import_says_the_module_and_its_line():
+    result, _ = run_bad("import math\nimport os\n")
+    assert (result["code"], result["line"]) == ("import", 2)
+    assert result["params"]["module"] == "os" and "math" in result["params"]["allowed"]
+
+
+def test_a_write_off_the_board_is_refused_not_wrapped_round():
+    source = "board = [[0] * COLS for _ in range(ROWS)]\nboard[0][0] = 1\nboard[-1][1] = 2\n"
+    result, events = run_bad(source)
+    assert (result["code"], result["line"]) == ("range", 3)
+    assert result["params"] == {"row": -1, "col": 1, "rows": 5, "cols": 5}
+    assert steps(events) == [(0, False)]  # what came before the error is kept
+
+
+@pytest.mark.parametrize(
+    ("writes", "code", "params"),
+    [
+        ("board[1][1] = 1", "start", {"square": "b4", "start": "a5"}),
+        ("board[0][0] = 1\nboard[0][1] = 2", "jump", {"square": "b5", "head": "a5"}),
+        ("board[0][0] = 1\nboard[1][2] = 2\nboard[0][0] = 3", "again", {"square": "a5"}),
+        ("board[0][0] = 1\nboard[1][2] = 2\nboard[0][0] = 0", "clear", {"square": "a5"}),
+    ],
+)
+def test_a_move_the_knight_cannot_make_is_named(writes, code, params):
+    source = "board = [[0] * COLS for _ in range(ROWS)]\n" + writes + "\n"
+    result, _ = run_bad(source)
+    assert (result["code"], result["line"], result["params"]) == (
+        code,
+        len(source.splitlines()),
+        params,
+    )
+
+
+def test_a_program_that_never_writes_the_board_is_told_so():
+    result, _ = run_bad("visited = [[False] * COLS for _ in range(ROWS)]\nvisited[0][0] = True\n")
+    assert result["code"] == "no-board"
+
+
+def test_a_runaway_recursion_points_at_the_call():
+    result, _ = run_bad("def f(n):\n    return f(n + 1)\n\nf(0)\n")
+    assert (result["code"], result["line"]) == ("recursion", 2)
+
+
+def test_an_exception_is_said_as_python_says_it_on_its_line():
+    result, _ = run_bad("x = 1\ny = x // 0\n")
+    assert (result["code"], result["line"]) == ("exception", 2)
+    assert result["message"] == "ZeroDivisionError: integer division or modulo by zero"
+
+
+def test_clearing_the_board_before_the_search_is_no_event():
+    source = program("start").replace(
+        "board = [[0] * COLS for _ in range(ROWS)]",
+        "board = [[0] * COLS for _ in range(ROWS)]\n"
+        "for i in range(ROWS):\n    for j in range(COLS):\n        board[i][j] = 0",
+    )
+    _, events = record(source, 5, 5, (0, 0))
+    assert steps(events) == engine_steps(5, 5, (0, 0), "seed")
+
+
+def test_the_budget_stops_a_search_at_a_chunk_s_end():
+    result, events = record(program("start"), 7, 7, (0, 0), budget=10_000, chunk=4096)
+    assert result["status"] == "budget" and len(events) == 12_288
+
+
+def test_every_program_offered_runs():
+    for name in PROGRAMS:
+        result, _ = record(program(name), 6, 6, (4, 3), budget=100_000)
+        assert result["status"] in ("found", "budget"), name
