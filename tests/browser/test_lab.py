@@ -128,7 +128,8 @@ def test_fixing_the_python_article_s_sort_gives_its_corrected_twin(new_page):
     assert shown_ints(page) == engine_ints(6, 6, (4, 3), "a001-python-fixed", counts=True)
 
 
-def test_stop_ends_a_loop_that_never_ends_and_the_page_runs_again(new_page):
+def test_stop_ends_a_loop_a_recursion_points_at_its_line_and_the_page_runs_on(new_page):
+    """A student's bad programs one after another on one page, as in a lesson."""
     page = open_lab(new_page, LAPTOP)
     type_program(page, "board = [[0] * COLS for _ in range(ROWS)]\nwhile True:\n    pass\n")
     page.click("#lab-run")
@@ -137,14 +138,8 @@ def test_stop_ends_a_loop_that_never_ends_and_the_page_runs_again(new_page):
     expect(page.locator("#lab")).to_have_attribute("data-run-status", "stopped")
     expect(page.locator("#lab-message")).to_have_attribute("data-kind", "stopped")
     expect(page.locator("#lab-message")).to_contain_text("Stop button ended the program")
-    # a fresh worker loads, and the next program runs
+    # a fresh worker loads; a runaway recursion is said on its line
     expect(page.locator("#lab")).to_have_attribute("data-python", "ready", timeout=LOAD_MS)
-    type_program(page, program("start"))
-    run(page)
-
-
-def test_a_runaway_recursion_points_at_its_line(new_page):
-    page = open_lab(new_page, LAPTOP)
     type_program(page, "def f(n):\n    return f(n + 1)\n\n\nf(0)\n")
     run(page, status="error")
     message = page.locator("#lab-message")
@@ -153,6 +148,8 @@ def test_a_runaway_recursion_points_at_its_line(new_page):
     error = page.locator(".lab-line-error")
     expect(error).to_have_count(1)
     assert "return f(n + 1)" in error.inner_text()
+    type_program(page, program("start"))  # and the next program runs
+    run(page)
 
 
 def test_a_blocked_import_is_said_in_chinese(new_page):
