@@ -138,6 +138,10 @@ def test_no_serious_violation_on_any_page(new_page, axe_script, lang, size, sche
     expect(page.locator("#verdict")).to_have_attribute("data-code", "colour")
     audit(page, "/editor", found)
 
+    visit("/lab")
+    expect(page.locator("#lab")).to_have_attribute("data-ready", "true")
+    audit(page, "/lab", found)
+
     visit("/class")
     audit(page, "/class", found)
 

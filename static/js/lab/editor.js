@@ -78,6 +78,9 @@ export class LabEditor {
       }),
     });
     textarea.replaceWith(this.view.dom);
+    // its scroll box answers the keyboard too (a long program scrolls by arrows without
+    // entering it: WCAG's scrollable-region rule), as instructure-ui's editor does
+    this.view.scrollDOM.tabIndex = 0;
   }
 
   get text() {
