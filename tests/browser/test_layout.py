@@ -104,7 +104,7 @@ def test_desktop_zh_and_custom_setup(new_page, artifacts):
 
 
 # ---------------------------------------------------------------- the top bar
-PAGES = ["/", "/levels", "/watch", "/lesson", "/daily", "/editor", "/class"]
+PAGES = ["/", "/levels", "/watch", "/lesson", "/lab", "/daily", "/editor", "/class"]
 
 # Every link of the page list: its box, and whether a tap at its centre reaches it.
 NAV_LINKS = """() => [...document.querySelectorAll('#site-nav a')].map((a) => {
