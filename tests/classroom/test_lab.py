@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
+from server.app import create_app
 from server.classroom import lab, rooms, students
 from server.classroom.messages import ClassError
 from server.classroom.models import LabSubmission
@@ -114,3 +115,22 @@ def test_submissions_go_with_their_student_and_their_room(ctx):
     assert [s["name"] for s in lab.submissions(room)] == ["Bob"]
     rooms.close_room(room)
     assert db.session.scalar(select(func.count(LabSubmission.id))) == 0
+
+
+def test_submissions_survive_a_restart(app):
+    with app.app_context():
+        room = new_room()
+        exercise = lab.set_exercise(room, {"preset": "python-sort"}, T0)
+        mine = submit(room, student(room, "Ann"), "# 马 tour")
+        code = room.code
+    restarted = create_app(
+        {
+            "TESTING": True,
+            "INSTANCE_PATH": app.config["INSTANCE_PATH"],
+            "DATABASE_URL": app.config["DATABASE_URL"],
+        }
+    )
+    with restarted.app_context():
+        room = rooms.find_room(code, T0)
+        assert lab.exercise_of(room) == exercise
+        assert lab.source_of(room, mine["id"]) == mine
