@@ -61,6 +61,11 @@ def teacher_room(code: str) -> str:
     return f"class:{code}:teacher"
 
 
+def student_room(code: str, student: str) -> str:
+    """The connections of one student of the room (what is theirs alone: a lab result)."""
+    return f"class:{code}:student:{student}"
+
+
 @dataclass
 class Member:
     sid: str
@@ -254,6 +259,9 @@ class Hub:
 
     def to_teacher(self, event: str, data: dict, code: str, skip_sid: str | None = None) -> None:
         self.emit(event, data, teacher_room(code), skip_sid)
+
+    def to_student(self, event: str, data: dict, code: str, student: str) -> None:
+        self.emit(event, data, student_room(code, student), None)
 
     def to_teacher_latest(self, event: str, code: str, read: Callable[[], dict | None]) -> None:
         """The teacher's pages get ``event`` with ``read()`` (None: nothing to send), now or

@@ -2,12 +2,13 @@
 message, every refusal, and the exception that carries one.
 
 The messages are strict models, one module per family: the room and its demo
-(server/classroom/room_messages.py), the class puzzle (puzzle_messages.py) and the quiz
-(quiz_messages.py).  Each is validated once, by the first function that reads it.  A
-field missing or of the wrong type is ``bad-request`` naming the field; the other
-refusals carry their own code (server/validation.py).  Every refusal of the class room
-is a :class:`ClassError` with one of the codes of :data:`ERRORS`; the web layer
-(server/web/sockets.py) turns it into an ``error`` event or a refused acknowledgement.
+(server/classroom/room_messages.py), the class puzzle (puzzle_messages.py), the quiz
+(quiz_messages.py) and the code lab (lab_messages.py).  Each is validated once, by the
+first function that reads it.  A field missing or of the wrong type is ``bad-request``
+naming the field; the other refusals carry their own code (server/validation.py).  Every
+refusal of the class room is a :class:`ClassError` with one of the codes of
+:data:`ERRORS`; the web layer (server/web/sockets.py) turns it into an ``error`` event or
+a refused acknowledgement.
 :data:`MESSAGES` and :class:`ErrorEvent` are what docs/protocol.md's tables are
 generated from (server/web/contract.py).
 """
@@ -17,6 +18,12 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..validation import Message, error_codes
+from .lab_messages import (
+    LabCheckedMessage,
+    LabExerciseMessage,
+    LabSourceMessage,
+    LabSubmitMessage,
+)
 from .puzzle_messages import ClearAttemptsMessage, PuzzleMessage, SolvedMessage, SolveMessage
 from .quiz_messages import (
     QuizAnswerMessage,
@@ -64,11 +71,18 @@ MESSAGES: dict[str, type[Message]] = {
     "quiz_state": EmptyMessage,
     "quiz_remove": QuizRemoveMessage,
     "clear_attempts": ClearAttemptsMessage,
+    "lab_exercise": LabExerciseMessage,
+    "lab_submit": LabSubmitMessage,
+    "lab_checked": LabCheckedMessage,
+    "lab_source": LabSourceMessage,
+    "lab_state": EmptyMessage,
 }
 ERRORS = {
     "bad-request": "a payload that is not an object; a field missing, of the wrong type or"
     " out of its range (the message names the field); `join` on a connection that joined",
-    "bad-board": "`settings`: the board or the start as `/watch`'s `start` refuses them",
+    "bad-board": "`settings`, `lab_exercise`: the board or the start as `/watch`'s `start`"
+    " refuses them; `lab_exercise`: also a board without holes that has no tour from the"
+    " start",
     "unknown-algorithm": "`settings`: `algorithm` unknown, as on `/watch`",
     "rate-limited": "too many messages (see Limits); at most one such `error` event a second;"
     " too many new names (`RATE_LIMIT_CLASS_NAMES`), games (`RATE_LIMIT_GAMES`) or wrong"
@@ -79,7 +93,8 @@ ERRORS = {
     "bad-token": "a `token` that is not the room's",
     "not-joined": "a message other than `join` before joining",
     "not-teacher": "a teacher's message (`settings`, `control`, `lesson`, `puzzle`, `close`,"
-    " `quiz_ask`, `quiz_reveal`, `quiz_why`, `quiz_remove`, `clear_attempts`) from a student",
+    " `quiz_ask`, `quiz_reveal`, `quiz_why`, `quiz_remove`, `clear_attempts`,"
+    " `lab_exercise`, `lab_checked`) from a student",
     "unknown-chapter": "`lesson`: no chapter of the lesson has this id",
     "bad-step": "`lesson`: a step the chapter does not have (its steps count from 0)",
     "stale": "`control` or `sync` for another demo generation than the room's (with `gen`"
@@ -89,7 +104,8 @@ ERRORS = {
     "bad-puzzle": "a puzzle's `rows`/`cols` out of range, or a `puzzle` code that cannot be"
     " played (malformed, too big, no open square, a start off the board or on a hole: the"
     " message says which)",
-    "bad-holes": "`settings` or `puzzle`: `holes` as `/watch`'s `start` refuses them",
+    "bad-holes": "`settings`, `puzzle` or `lab_exercise`: `holes` as `/watch`'s `start`"
+    " refuses them",
     "no-puzzle": "`solve` while there is no puzzle",
     "bad-name": "a name (`quiz_enter`, `solve`) that is not 1..24 characters of text",
     "full": "`join`: no seat (the process's `CLASS_MAX_MEMBERS` students, the client"
@@ -97,7 +113,8 @@ ERRORS = {
     " `CLASS_ADDRESS_ROOM_SEATS` in the room; a teacher: the room's own"
     " `CLASS_TEACHER_PAGES`); a new name: the room's `CLASS_QUIZ_STUDENTS`, the address's"
     " `CLASS_ADDRESS_ROOM_NAMES` in the room; `solve`: the"
-    " student's 5 attempts at the puzzle (until the teacher clears them). The message says"
+    " student's 5 attempts at the puzzle (until the teacher clears them); `lab_submit`:"
+    " the student's 10 submissions for the exercise, the room's 400. The message says"
     " which",
     "unknown-entry": "`solved` for a game that is no attempt at the current puzzle in this room",
     "not-solved": "`solved` for a game the server has not seen won",
@@ -109,8 +126,8 @@ ERRORS = {
     "no-question": "`quiz_answer`, `quiz_reveal`, `quiz_why`: no open question, or not this number",
     "revealed": "`quiz_answer` after the question's reveal",
     "not-yours": "`quiz_answer` for another student than the connection's own",
-    "not-entered": "`quiz_answer`, or `solve` without a `name`, before `quiz_enter`",
-    "not-student": "`quiz_enter`, `quiz_answer` or `solve` from the teacher",
+    "not-entered": "`quiz_answer`, `lab_submit`, or `solve` without a `name`, before `quiz_enter`",
+    "not-student": "`quiz_enter`, `quiz_answer`, `solve` or `lab_submit` from the teacher",
     "name-taken": "`quiz_enter` with a name another student holds (without their key)",
     "already-entered": "`quiz_enter` as another student than the one this connection, or"
     " this browser (its `kt_player` cookie), entered the room as",
@@ -120,6 +137,14 @@ ERRORS = {
     "question-open": "`control`, `settings` or `lesson` while a question is open: reveal it first;"
     " `quiz_ask` while one is",
     "not-revealed": "`quiz_why` before the reveal",
+    "bad-exercise": "`lab_exercise`: a `preset` the lab does not have",
+    "bad-source": "`lab_submit`: a `source` that is not 1..8,000 characters of text (empty,"
+    " blank, too long, a NUL character): the message says which",
+    "no-exercise": "`lab_submit` while there is no exercise, or it is closed",
+    "old-exercise": "`lab_submit` for another exercise than the room's (its number is in the"
+    " message: the page missed `lab_exercise`)",
+    "unknown-submission": "`lab_checked` or `lab_source` for an id that is no submission of"
+    " the room's current exercise (a student's `lab_source`: no submission of theirs)",
     "internal": "a bug, logged by the server; nothing changed",
     "too-many-rooms": "not a message's: `POST /class/new` when the client address has"
     " `CLASS_ADDRESS_ROOMS` live rooms (429) or the server `CLASS_ROOMS` (503); the page says"

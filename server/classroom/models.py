@@ -18,7 +18,10 @@ here, not in memory:
   who made it; the class leaderboard is the solved ones, one line per student;
 * ``class_checkpoints``: the room's search every so many events (a walker state, see
   server/engine/walker.py), from which any process serves any index of the demo; per
-  ``lane``, since a lesson's race runs two searches (server/stream/race.py).
+  ``lane``, since a lesson's race runs two searches (server/stream/race.py);
+* ``class_lab_submissions``: one row per program a student submitted for the room's code
+  lab exercise (its source text, never run by the server) and the check of the run the
+  teacher's page reported (server/classroom/lab.py).
 
 Times are epoch seconds (floats), as in ``games``; processes that share a database
 must keep their clocks in step (NTP), since the search's lease is timed by them.
@@ -27,6 +30,7 @@ must keep their clocks in step (NTP), since the search's lease is timed by them.
 from __future__ import annotations
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Float,
     ForeignKey,
@@ -84,6 +88,10 @@ class ClassRoom(db.Model):
     # narration step (from 0) that go with the demo; None for a demo set up by hand.
     lesson_chapter: Mapped[str | None] = mapped_column(String(32), nullable=True)
     lesson_step: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The code lab's exercise (JSON: server/classroom/lab_messages.py) or None;
+    # ``lab_seq`` numbers the exercises handed out in this room.
+    lab: Mapped[str | None] = mapped_column(Text, nullable=True)
+    lab_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class ClassPresence(db.Model):
@@ -199,3 +207,27 @@ class QuizAnswer(db.Model):
     )
     square: Mapped[int] = mapped_column(Integer)
     answered_at: Mapped[float] = mapped_column(Float)
+
+
+class LabSubmission(db.Model):
+    """A student's program for the room's lab exercise number ``exercise``, and the check
+    of the run the teacher's page made of it (``passed`` None: not checked yet)."""
+
+    __tablename__ = "class_lab_submissions"
+    __table_args__ = (Index("ix_class_lab_submissions_exercise", "code", "exercise", "student_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)  # the teacher's handle
+    # (indexed first in ix_class_lab_submissions_exercise)
+    code: Mapped[str] = mapped_column(ForeignKey("class_rooms.code", ondelete="CASCADE"))
+    exercise: Mapped[int] = mapped_column(Integer)  # the room's lab_seq it was sent for
+    student_id: Mapped[str] = mapped_column(
+        ForeignKey("class_quiz_students.id", ondelete="CASCADE"), index=True
+    )
+    source: Mapped[str] = mapped_column(Text)  # plain text, never run by the server
+    submitted_at: Mapped[float] = mapped_column(Float)
+    checked_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    passed: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    reason: Mapped[str | None] = mapped_column(String(32), nullable=True)  # why not passed
+    moves: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    backtracks: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    closed: Mapped[bool | None] = mapped_column(Boolean, nullable=True)

@@ -34,7 +34,7 @@ from sqlalchemy import delete, func, select
 
 from ..db import db
 from .messages import ClassError
-from .models import ClassCheckpoint, ClassEntry, ClassPresence, ClassRoom
+from .models import ClassCheckpoint, ClassEntry, ClassPresence, ClassRoom, LabSubmission
 from .room_messages import CODE_MAX, TOKEN_MAX
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0, 1: read aloud, typed on phones
@@ -200,6 +200,7 @@ def _delete_rooms(codes: list[str]) -> None:
     db.session.execute(delete(ClassCheckpoint).where(ClassCheckpoint.code.in_(codes)))
     db.session.execute(delete(ClassPresence).where(ClassPresence.code.in_(codes)))
     db.session.execute(delete(ClassEntry).where(ClassEntry.code.in_(codes)))
+    db.session.execute(delete(LabSubmission).where(LabSubmission.code.in_(codes)))
     db.session.execute(delete(ClassRoom).where(ClassRoom.code.in_(codes)))
     db.session.commit()
 

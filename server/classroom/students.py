@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..db import db
 from .messages import ClassError
-from .models import ClassEntry, ClassRoom, QuizAnswer, QuizStudent
+from .models import ClassEntry, ClassRoom, LabSubmission, QuizAnswer, QuizStudent
 from .quiz_messages import QuizEnterMessage
 
 KEY_BYTES = 18
@@ -212,8 +212,8 @@ class Removed:
 
 def remove(room: ClassRoom, student_id: str) -> Removed:
     """The teacher takes a student out of the room: their name (free again), their
-    answers (tallies and the reveal's distribution count without them), their attempts
-    and leaderboard lines."""
+    answers (tallies and the reveal's distribution count without them), their attempts,
+    lab submissions and leaderboard lines."""
     student = student_in(room.code, student_id)
     if student is None:
         raise ClassError("unknown-student")
@@ -227,5 +227,6 @@ def _delete_students(code: str, ids: list[str]) -> None:
     enforces foreign keys)."""
     db.session.execute(delete(QuizAnswer).where(QuizAnswer.student_id.in_(ids)))
     db.session.execute(delete(ClassEntry).where(ClassEntry.student_id.in_(ids)))
+    db.session.execute(delete(LabSubmission).where(LabSubmission.student_id.in_(ids)))
     db.session.execute(delete(QuizStudent).where(QuizStudent.code == code, QuizStudent.id.in_(ids)))
     db.session.commit()

@@ -32,7 +32,7 @@ from ..classroom.quiz_messages import (
 )
 from ..classroom.room_messages import EmptyMessage
 from . import ratelimit
-from .class_room import hub, leaderboard_to_teacher, to_teacher
+from .class_room import hub, lab_leaderboard_to_teacher, leaderboard_to_teacher, to_teacher
 from .player import COOKIE as PLAYER_COOKIE
 
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what a kt_player cookie may hold
@@ -212,6 +212,7 @@ def on_quiz_remove(self, payload):
     scores_to_teacher(code)
     tally_to_teacher(code)
     leaderboard_to_teacher(code)
+    lab_leaderboard_to_teacher(code)
     return {
         "ok": True,
         "student": {"id": removed.id, "name": removed.name},

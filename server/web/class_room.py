@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from flask import Flask, current_app, request
 
-from ..classroom import presence, puzzles, rooms
+from ..classroom import lab_checks, presence, puzzles, rooms
 from ..classroom.hub import Hub
 from ..classroom.messages import ClassError
 from ..classroom.models import ClassRoom
@@ -90,6 +90,10 @@ def presence_to_teacher(code: str) -> None:
 
 def leaderboard_to_teacher(code: str) -> None:
     to_teacher("leaderboard", code, puzzles.leaderboard)
+
+
+def lab_leaderboard_to_teacher(code: str) -> None:
+    to_teacher("lab_leaderboard", code, lab_checks.leaderboard)
 
 
 def admit_game() -> None:

@@ -25,7 +25,7 @@ from flask import Flask, request
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
-from ..classroom import clock, presence, puzzles, quiz, rooms
+from ..classroom import clock, lab, presence, puzzles, quiz, rooms
 from ..classroom.feed import where_the_class_is
 from ..classroom.hub import Hub, Seats, room_name, teacher_room
 from ..classroom.messages import ClassError
@@ -33,7 +33,7 @@ from ..classroom.puzzle_messages import ClearAttemptsMessage, SolvedMessage, Sol
 from ..classroom.room_messages import JoinMessage, SyncMessage
 from ..db import db, is_busy
 from ..i18n import request_lang
-from . import budgets, class_quiz
+from . import budgets, class_lab, class_quiz
 from .class_room import (
     EXTENSION,
     address,
@@ -202,6 +202,7 @@ class ClassNamespace(AnsweringNamespace):
             "state": state,
             "snapshot": snapshot,
             "puzzle": puzzles.puzzle_of(room),
+            "lab": lab.exercise_of(room),
             "heartbeat": here.heartbeat,
         }
         if role == "teacher":
@@ -327,6 +328,13 @@ class ClassNamespace(AnsweringNamespace):
     on_quiz_why = class_quiz.on_quiz_why
     on_quiz_state = class_quiz.on_quiz_state
     on_quiz_remove = class_quiz.on_quiz_remove
+
+    # -- the code lab (server/web/class_lab.py) -------------------------------------------------
+    on_lab_exercise = class_lab.on_lab_exercise
+    on_lab_submit = class_lab.on_lab_submit
+    on_lab_checked = class_lab.on_lab_checked
+    on_lab_source = class_lab.on_lab_source
+    on_lab_state = class_lab.on_lab_state
 
 
 def _solver(entry: dict) -> tuple[str, str]:

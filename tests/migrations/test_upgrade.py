@@ -166,6 +166,7 @@ def check_schema(app) -> None:
         tables = set(inspect(db.engine).get_table_names())
         assert {"games", "scores", "class_rooms", "class_checkpoints"} <= tables
         assert {"class_quiz_students", "class_questions", "class_answers"} <= tables
+        assert "class_lab_submissions" in tables
 
 
 def test_a_release_sqlite_database_upgrades_when_the_app_starts(tmp_path):
@@ -370,3 +371,43 @@ def test_0009_keeps_every_checkpoint_as_the_first_lane_both_ways(tmp_path):
         assert json.loads(rows[0][3])[0] == 20_000
         upgrade_schema()
         assert lease.load_checkpoints(code, 2, 1) == []  # the second lane: none stored
+
+
+def test_0010_adds_the_lab_in_place_and_drops_only_its_own_both_ways(tmp_path):
+    """The exercise's columns go in and out of ``class_rooms`` in place (a copied table
+    would take every student and entry with it, ON DELETE CASCADE); the submissions'
+    table comes and goes, and a submission goes with its room."""
+    from sqlalchemy import text
+
+    from server.classroom import lab
+    from server.db import _alembic
+
+    app = make_app(f"sqlite:///{tmp_path / 'lab.sqlite3'}", tmp_path)
+    with app.app_context():
+        code = rooms.open_room().code
+        _alembic("downgrade", "0009")
+        assert "class_lab_submissions" not in inspect(db.engine).get_table_names()
+        student_with_an_entry(code)
+        belonging = (
+            "SELECT r.code, s.id, e.game_id FROM class_rooms r"
+            " JOIN class_quiz_students s ON s.code = r.code JOIN class_entries e ON e.code = r.code"
+        )
+        assert upgrade_schema() == ("0009", head_revision())
+        assert db.session.execute(text(belonging)).all() == [(code, "s1", "g1")]
+        room = rooms.find_room(code, ttl=FOREVER)
+        assert lab.exercise_of(room) is None and room.lab_seq == 0
+        lab.set_exercise(room, {"preset": "plain-dfs"}, rooms.now())
+        ann = students.student_in(code, "s1")
+        lab.submit(room, ann, {"exercise": 1, "source": "# 升级"}, rooms.now())
+        _alembic("downgrade", "0009")
+        assert db.session.execute(text(belonging)).all() == [(code, "s1", "g1")]
+        columns = {c["name"] for c in inspect(db.engine).get_columns("class_rooms")}
+        assert not {"lab", "lab_seq"} & columns
+        upgrade_schema()
+        count = "SELECT COUNT(*) FROM class_lab_submissions"
+        assert db.session.execute(text(count)).scalar() == 0  # dropped with its table
+        room = rooms.find_room(code, ttl=FOREVER)
+        lab.set_exercise(room, {"preset": "plain-dfs"}, rooms.now())
+        lab.submit(room, ann, {"exercise": 1, "source": "# again"}, rooms.now())
+        rooms.close_room(room)
+        assert db.session.execute(text(count)).scalar() == 0

@@ -1058,10 +1058,15 @@ CLASS_EVENTS = (
     "quiz_state",
     "quiz_remove",
     "clear_attempts",
+    "lab_exercise",
+    "lab_submit",
+    "lab_checked",
+    "lab_source",
+    "lab_state",
 )
 CLASS_ANSWERED = {*CLASS_EVENTS, "connect", "disconnect"}
 # what counts against the costly-message burst
-CLASS_STARTS = {"join", "sync", "solve", "quiz_enter"}
+CLASS_STARTS = {"join", "sync", "solve", "quiz_enter", "lab_submit"}
 # /watch's codes plus the class ones; "internal" (a handler that raised) is a bug
 CLASS_CODES = CODES | {
     "unknown-room",
@@ -1092,6 +1097,12 @@ CLASS_CODES = CODES | {
     # one student per connection and browser; the teacher's removals and clearings
     "already-entered",
     "unknown-student",
+    # the code lab
+    "bad-exercise",
+    "bad-source",
+    "no-exercise",
+    "old-exercise",
+    "unknown-submission",
 }
 
 
@@ -1168,7 +1179,34 @@ def valid_class(event: str, rng: random.Random, scene: ClassScene):
         }
     if event in ("quiz_reveal", "quiz_why"):
         return {"question": rng.choice([1, 2, 0, -5])}
-    return {}  # heartbeat, close, quiz_ask, quiz_state
+    return valid_lab(event, rng)
+
+
+def valid_lab(event: str, rng: random.Random):
+    if event == "lab_exercise":
+        if rng.random() < 0.1:
+            return None
+        if rng.random() < 0.5:
+            return {"preset": rng.choice(["python-sort", "plain-dfs", "warnsdorff", "nope"])}
+        side = rng.randint(3, 8)
+        return {"rows": side, "cols": side, "start": [0, 0], "closed": rng.random() < 0.3}
+    if event == "lab_submit":
+        source = rng.choice(["print(1)", "", "马" * 5000, "x" * 8001, "a\x00b", " "])
+        return {"exercise": rng.choice([1, 2, 0]), "source": source}
+    if event == "lab_checked":
+        path = rng.choice([[], [0, 17, 34], list(range(64)), [10**9]])
+        counts = rng.choice([0, 3, 2**53, -1])
+        return {
+            "id": rng.choice([1, 2, 0, 2**40]),
+            "found": rng.random() < 0.8,
+            "closed": rng.random() < 0.3,
+            "moves": counts,
+            "backtracks": rng.choice([0, counts]),
+            "path": path,
+        }
+    if event == "lab_source":
+        return {"id": rng.choice([1, 2, 0, -1])}
+    return {}  # heartbeat, close, quiz_ask, quiz_state, lab_state
 
 
 def class_message(rng: random.Random, scene: ClassScene, starts_left: int) -> tuple[str, tuple]:
