@@ -123,7 +123,7 @@ export class TeacherLab {
     if (exercise) {
       const words = exerciseWords(exercise);
       const closed = exercise.open ? "" : ` ${t("class.ui.lab.closed")}`;
-      now.textContent = `${words.title}: ${words.goal}${closed}`;
+      now.textContent = `${t("class.ui.lab.now", words)}${closed}`;
     }
     $("#c-lab-none").hidden = Boolean(exercise);
     $("#c-lab-close").hidden = !exercise?.open;
