@@ -44,6 +44,7 @@ from flask_limiter import RateLimitExceeded
 
 from ..classroom import clock, rooms
 from ..classroom.feed import where_the_class_is
+from ..classroom.lab_presets import PRESETS as LAB_PRESETS
 from ..classroom.messages import ClassError
 from ..engine.shape import MAX_CODE_LENGTH
 from ..game.models import new_token
@@ -258,6 +259,7 @@ def teacher(code: str):
         local_only=is_loopback_url(join_url),
         ttl=_ttl(),
         chapters=CHAPTERS,
+        lab_presets=list(LAB_PRESETS),
     )
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from server.engine.board import Board
 from server.engine.search import solve
+from server.lab import program
 from tests.support.pages import (
     SIZES,
     SQUARE,
@@ -30,6 +31,7 @@ from tests.witness import checked_witness
 
 from .conftest import ARTIFACTS, playwright_sync
 from .test_class import hand_out_puzzle, play_tour, set_range, try_puzzle
+from .test_lab import type_program
 
 expect = playwright_sync.expect
 
@@ -403,3 +405,30 @@ def test_daily_replay_svg_and_worksheet(page, screens, size, lang):
     page.screenshot(path=str(screens / f"export-svg-{size}-{lang}.png"))
     page.goto(f"/worksheet?lang={lang}&puzzle=6x6:a1,a6,c3,c4.o")
     shoot(page, screens, f"worksheet-{size}-{lang}")
+
+
+def test_class_lab(new_page, screens, lang):
+    """The teacher's Lab panel with a passed and a failed submission (desktop, projector),
+    and the lab opened from the class on a phone."""
+    teacher = new_page(**SIZES["desktop"])
+    code = open_class_page(teacher, lang)
+    teacher.select_option("#c-lab-preset", "plain-dfs")
+    teacher.click("#c-lab-go")
+    expect(teacher.locator("#class")).to_have_attribute("data-panel", "lab")
+    phones = []
+    for name, source in (
+        ("Ann", program("start")),
+        ("Bo", program("start").replace("if step == ROWS * COLS:", "if step == 10:")),
+    ):
+        phone = new_page(**SIZES["phone"])
+        phone.goto(f"/lab?class={code}&lang={lang}")
+        expect(phone.locator("#lab")).to_have_attribute("data-python", "ready", timeout=90_000)
+        type_program(phone, source)
+        phone.fill("#lab-class-name", name)
+        phone.click("#lab-class-submit")
+        phones.append(phone)
+    expect(teacher.locator("#class")).to_have_attribute("data-lab-checked", "2", timeout=120_000)
+    expect(phones[0].locator("#lab")).to_have_attribute("data-class-result", "passed")
+    shoot_teacher(teacher, screens, "class-lab-teacher", lang, "#c-lab")
+    shoot(phones[0], screens, f"class-lab-phone-{lang}")
+    shoot(phones[1], screens, f"class-lab-phone-failed-{lang}")

@@ -35,15 +35,15 @@ export class TeacherPage {
    * code: the room's join code; view: {page, goButton, error, startName, connection,
    * students} elements; form: {read(previous), fill(demo)}: the demo's settings form;
    * parts: {lane, follower, controls, stage, transport, story, lessonDriver, quiz, handout,
-   * tabs, setupFold} (lanes/lane.js, follow.js, controls.js, stage.js, drive.js, lesson.js,
-   * quiz.js, handout.js, presenter.js); openRoom({code, token, handlers}): a ClassRoom.
+   * lab?, tabs, setupFold} (lanes/lane.js, follow.js, controls.js, stage.js, drive.js,
+   * lesson.js, quiz.js, handout.js, lab-teacher.js, presenter.js); openRoom({code, token, handlers}): a ClassRoom.
    */
   constructor({ code, view, form, parts, openRoom }) {
     Object.assign(this, { code, view, form, openRoom });
     const { lane, follower, controls, stage, transport } = parts;
     Object.assign(this, { lane, follower, controls, stage, transport });
-    const { story, lessonDriver, quiz, handout, tabs, setupFold } = parts;
-    Object.assign(this, { story, lessonDriver, quiz, handout, tabs, setupFold });
+    const { story, lessonDriver, quiz, handout, lab, tabs, setupFold } = parts;
+    Object.assign(this, { story, lessonDriver, quiz, handout, lab, tabs, setupFold });
     this.page = view.page;
     this.room = null;
     this.settings = null; // the settings on the form (lane settings: start is a square)
@@ -131,13 +131,14 @@ export class TeacherPage {
   }
 
   // ---------------------------------------------------------------- its parts' news
-  /** A puzzle was handed out: its leaderboard shows, unless a question is open. */
-  handed() {
+  /** A puzzle (or a lab exercise: `panel` "lab") was handed out: its panel shows, unless a
+   * question is open. */
+  handed(panel = "board") {
     this.showError("");
     this.setupFold.done();
     const { question, reveal } = this.quiz.view;
     if (question && !reveal) return; // an open question keeps its panel
-    this.tabs.select("board");
+    this.tabs.select(panel);
   }
 
   /** The lesson moved to a step (or was refused): the chapter's demo runs. */
@@ -169,6 +170,7 @@ export class TeacherPage {
     }
     this.room = this.openRoom({ code: this.code, token, handlers: this._handlers() });
     this.quiz.attach(this.room.socket);
+    this.lab?.attach(this.room.socket);
     return true;
   }
 
@@ -207,6 +209,7 @@ export class TeacherPage {
     this.showStudents(ack.students);
     this.handout.showPuzzle(ack.puzzle);
     this.handout.showLeaderboard(ack.leaderboard);
+    this.lab?.restore(ack.lab);
     this.view.goButton.disabled = false;
     const state = ack.state;
     this.controls.resume(state);

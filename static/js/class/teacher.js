@@ -18,6 +18,7 @@ import { TeacherControls } from "./controls.js";
 import { ClassTransport } from "./drive.js";
 import { RoomFollower } from "./follow.js";
 import { Handout } from "./handout.js";
+import { TeacherLab } from "./lab-teacher.js";
 import { LessonDriver, LessonStory } from "./lesson.js";
 import { PanelTabs, SetupFold } from "./presenter.js";
 import { QuizPanel } from "./quiz.js";
@@ -60,6 +61,7 @@ const parts = {
   tabs: new PanelTabs(page, $(".c-panel-tabs")),
   setupFold: new SetupFold($("#c-setup")),
   handout: new Handout({ page, call, onHanded: () => teacher.handed() }),
+  lab: new TeacherLab({ page, call, onHanded: () => teacher.handed("lab") }),
   lessonDriver: new LessonDriver({
     story,
     controls,
@@ -138,8 +140,8 @@ async function boot() {
   if (!teacher.open(token)) return;
   page.dataset.ready = "true";
   const { room } = teacher;
-  const { quiz, lessonDriver, tabs } = parts;
-  exposeForTests({ lane, room, follower, controls, quiz, story, lessonDriver, tabs });
+  const { quiz, lessonDriver, tabs, lab } = parts;
+  exposeForTests({ lane, room, follower, controls, quiz, story, lessonDriver, tabs, lab });
   teacher.run();
 }
 

@@ -18,6 +18,7 @@ import { windowFor } from "../lanes/speed.js";
 import { Transport } from "../lanes/transport.js";
 import { WatchConnection } from "../stream/connection.js";
 import { WatchPlayback } from "../watch/playback.js";
+import { ClassLab } from "./class-lab.js";
 import { LabEditor } from "./editor.js";
 import { runMessage } from "./messages.js";
 import { LabRunner } from "./runner.js";
@@ -121,7 +122,7 @@ function preview() {
 
 for (const lane of lanes) {
   lane.board.onSquare = (sq) => {
-    if (runner.running || lanes.some((l) => l.active)) return;
+    if (runner.running || lanes.some((l) => l.active) || page.dataset.fixed) return;
     settings.start = sq;
     preview();
   };
@@ -263,7 +264,18 @@ $("#lab-example").addEventListener("change", (event) => {
   editor.text = programs[event.target.value] ?? editor.text;
 });
 
+// opened from a class (/lab?class=CODE): the teacher's exercise decides the board
+const classCode = new URLSearchParams(location.search).get("class");
+const classLab =
+  classCode && new ClassLab({ code: classCode, page, form, editor, programs, onStart: fixStart });
+
+function fixStart(start) {
+  settings = { ...readSettings(null), start };
+  preview();
+}
+
 bindLanguageSwitch(() => {
+  classLab?.relabel();
   for (const lane of lanes) lane.relabel();
   playback.relabel();
   if (said?.kind === "ready") say({ kind: "ready", text: t("lab.ui.ready") });

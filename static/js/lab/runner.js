@@ -69,8 +69,9 @@ export class LabRunner {
   /**
    * Run `source` on rows x cols from [row, col]: resolves to the Recording once the program
    * ended (its `result` set: lab_recorder.run's, with `ms`), was stopped or failed.
+   * `budget`: the board writes it may record (a class check asks for fewer).
    */
-  run({ source, rows, cols, start: [row, col] }) {
+  run({ source, rows, cols, start: [row, col], budget = BUDGET }) {
     if (!this.worker) this.spawn();
     this.current?.resolve?.(null);
     const id = this.nextId++;
@@ -87,7 +88,7 @@ export class LabRunner {
       cols,
       startRow: row,
       startCol: col,
-      budget: BUDGET,
+      budget,
       chunk: CHUNK,
     });
     return done;
