@@ -55,6 +55,8 @@ def test_win_the_daily_by_clicks_share_it_and_watch_the_replay(new_page, artifac
     view = replay.locator("#replay-page")
     steps = shape.size + today.puzzle.closed
     expect(view).to_have_attribute("data-steps", str(steps))
+    replay.locator('.share-speeds label:has([value="16"])').click()  # the fastest speed
+    expect(replay.locator('[name="replay-speed"][value="16"]')).to_be_checked()
     expect(view).to_have_attribute("data-state", "ended", timeout=30_000)
     expect(view).to_have_attribute("data-shown", str(steps))
     numbered = replay.locator("#replay-board-view .sq .num:not(:empty)")
