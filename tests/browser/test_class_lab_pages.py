@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from server.lab import program
 
 from .test_class import PHONE
-from .test_lab import LOAD_MS, type_program
+from .test_lab import LOAD_MS, engine_ints, shown_ints, type_program
 
 pytestmark = pytest.mark.browser
 
@@ -89,6 +89,25 @@ def test_two_phones_submit_and_the_leaderboard_shows_only_the_checked_run(new_pa
     expect(teacher.locator("#c-lab-list tbody tr")).to_have_count(2)
     expect(teacher.locator("#class")).to_have_attribute("data-lab-checked", "2")
     expect(teacher.locator("#c-lab-board tbody tr")).to_have_count(1)
+
+    # the teacher puts the passing run on the projector: the code lab in its own tab, the
+    # student's program on the exercise's board, its events the engine's, stepped through
+    with teacher.context.expect_page() as opened:
+        teacher.locator("#c-lab-list tbody tr").nth(0).get_by_role("button").click()
+    shown = opened.value
+    expect(shown.locator("#lab")).to_have_attribute("data-shown", "true")
+    expect(shown.locator("#lab-class-title")).to_have_text("小明 的程序")
+    expect(shown.locator("#lab")).to_have_attribute("data-run-status", "found", timeout=CHECK_MS)
+    assert shown.evaluate("() => window.testHook.editor.text") == program("start")
+    expect(shown.locator("#lab-start-name")).to_have_text("a6")
+    shown.locator('[data-action="play"]').click()  # pause
+    before = shown.evaluate("window.testHook.lanes[0].player.pos")
+    shown.locator('[data-action="step"]').click()
+    shown.wait_for_function("n => window.testHook.lanes[0].player.pos === n", arg=before + 1)
+    assert shown_ints(shown) == engine_ints(6, 6, (0, 0), "seed")
+    with shown.expect_event("close"):  # back to the class: the tab closes
+        shown.click("#lab-show-back")
+    expect(teacher.locator("#class")).to_have_attribute("data-connection", "joined")
 
 
 def test_a_program_too_big_for_the_socket_is_refused_before_sending(new_page):

@@ -5,6 +5,7 @@
 
 import { formatNumber, t } from "../core/i18n.js";
 import { LabRunner } from "../lab/runner.js";
+import { handOver } from "../lab/shown.js";
 import { CHECK_MS, checkBudget, LabChecks, runReport } from "./lab-check.js";
 import { clockTime, exerciseWords, statusText } from "./lab-words.js";
 
@@ -158,11 +159,40 @@ export class TeacherLab {
       ]);
       tr.dataset.submission = String(submission.id);
       tr.dataset.status = status;
+      tr.append(this._showCell(submission));
       return tr;
     });
     $("#c-lab-list tbody").replaceChildren(...rows);
     const checked = list.filter((s) => s.status === "passed" || s.status === "failed");
     this.page.dataset.labChecked = String(checked.length);
+  }
+
+  /** A row's "Show" button: the submission on this screen, in the code lab's own tab. */
+  _showCell(submission) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "btn c-small";
+    button.textContent = t("class.ui.lab.show");
+    button.setAttribute("aria-label", t("class.ui.lab.show-whose", { name: submission.name }));
+    button.addEventListener("click", () => this.show(submission));
+    const cell = document.createElement("td");
+    cell.append(button);
+    return cell;
+  }
+
+  /**
+   * Put `submission` on the projector: the code lab opens in a tab of its own with the
+   * program on the exercise's board and runs it (lab/shown.js); this tab stays as it is.
+   */
+  async show(submission) {
+    let { source } = submission;
+    if (!source) {
+      const ack = await this.call("lab_source", { id: submission.id });
+      if (!ack?.ok) return this._problem(ack?.error?.message);
+      source = ack.submission.source;
+    }
+    const key = handOver({ name: submission.name, source, exercise: this.exercise });
+    window.open(`/lab?show=${key}`, "_blank");
   }
 
   /** Every word again, in the page's language now. */

@@ -8,6 +8,7 @@ import { RoomIdentity } from "../class/identity.js";
 import { exerciseWords, failureText } from "../class/lab-words.js";
 import { ClassRoom } from "../class/room.js";
 import { formatNumber, t } from "../core/i18n.js";
+import { relabelShown, showSubmission, takeShown } from "./shown.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -22,6 +23,37 @@ export function sourceProblem(source) {
   const bytes = new TextEncoder().encode(JSON.stringify(source)).length;
   if (bytes > SOCKET_BYTES - 256) return t("lab.class.too-big", { kb: SOCKET_BYTES / 1024 });
   return "";
+}
+
+/**
+ * The lab as its address opens it: from a class (`?class=CODE`: a ClassLab), or showing a
+ * class's submission (`?show=KEY`, lab/shown.js), or neither. `run()` runs the editor's
+ * program; the others are ClassLab's.
+ */
+export function openedFrom(address, { page, form, editor, programs, onStart, run }) {
+  const code = address.get("class");
+  const classLab = code && new ClassLab({ code, page, form, editor, programs, onStart });
+  const shown = takeShown(address.get("show"));
+  const fix = (exercise) => fixBoard({ form, page, onStart }, exercise);
+  if (shown) showSubmission(shown, { page, editor, fix, run });
+  return {
+    relabel() {
+      classLab?.relabel();
+      if (shown) relabelShown(shown);
+    },
+  };
+}
+
+/**
+ * The exercise's board and start on the lab's `form`, fixed: its board fields no longer
+ * change it; `onStart(square)` moves the page's board there.
+ */
+export function fixBoard({ form, page, onStart }, { rows, cols, start }) {
+  form.elements.rows.value = rows;
+  form.elements.cols.value = cols;
+  form.querySelector("fieldset").disabled = true;
+  page.dataset.fixed = "true";
+  onStart(start[0] * cols + start[1]);
 }
 
 export class ClassLab {
@@ -93,13 +125,8 @@ export class ClassLab {
     if (example) this.editor.text = example;
   }
 
-  /** The exercise's board and start, fixed: the form's board fields no longer change it. */
-  fixBoard({ rows, cols, start }) {
-    this.form.elements.rows.value = rows;
-    this.form.elements.cols.value = cols;
-    this.form.querySelector("fieldset").disabled = true;
-    this.page.dataset.fixed = "true";
-    this.onStart(start[0] * cols + start[1]);
+  fixBoard(exercise) {
+    fixBoard(this, exercise);
   }
 
   async submit() {

@@ -18,7 +18,7 @@ import { windowFor } from "../lanes/speed.js";
 import { Transport } from "../lanes/transport.js";
 import { WatchConnection } from "../stream/connection.js";
 import { WatchPlayback } from "../watch/playback.js";
-import { ClassLab } from "./class-lab.js";
+import { openedFrom } from "./class-lab.js";
 import { LabEditor } from "./editor.js";
 import { runMessage } from "./messages.js";
 import { LabRunner } from "./runner.js";
@@ -264,10 +264,12 @@ $("#lab-example").addEventListener("change", (event) => {
   editor.text = programs[event.target.value] ?? editor.text;
 });
 
-// opened from a class (/lab?class=CODE): the teacher's exercise decides the board
-const classCode = new URLSearchParams(location.search).get("class");
-const classLab =
-  classCode && new ClassLab({ code: classCode, page, form, editor, programs, onStart: fixStart });
+// opened from a class (the teacher's exercise decides the board), or showing a class's
+// submission on the projector (lab/class-lab.js)
+const opened = openedFrom(new URLSearchParams(location.search), {
+  ...{ page, form, editor, programs, run },
+  onStart: fixStart,
+});
 
 function fixStart(start) {
   settings = { ...readSettings(null), start };
@@ -275,7 +277,7 @@ function fixStart(start) {
 }
 
 bindLanguageSwitch(() => {
-  classLab?.relabel();
+  opened.relabel();
   for (const lane of lanes) lane.relabel();
   playback.relabel();
   if (said?.kind === "ready") say({ kind: "ready", text: t("lab.ui.ready") });
