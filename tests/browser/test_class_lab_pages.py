@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from server.lab import program
 
 from .test_class import PHONE
-from .test_lab import LOAD_MS, engine_ints, shown_ints, type_program
+from .test_lab import LOAD_MS, type_program
 
 pytestmark = pytest.mark.browser
 
@@ -92,19 +92,26 @@ def test_two_phones_submit_and_the_leaderboard_shows_only_the_checked_run(new_pa
 
     # the teacher puts the passing run on the projector: the code lab in its own tab, the
     # student's program on the exercise's board, its events the engine's, stepped through
+    # the reloaded page, with no demo yet, opens its setup and the quiz's panel
+    teacher.click("#c-setup summary")
+    teacher.click("#c-tab-lab")
     with teacher.context.expect_page() as opened:
         teacher.locator("#c-lab-list tbody tr").nth(0).get_by_role("button").click()
     shown = opened.value
     expect(shown.locator("#lab")).to_have_attribute("data-shown", "true")
     expect(shown.locator("#lab-class-title")).to_have_text("小明 的程序")
     expect(shown.locator("#lab")).to_have_attribute("data-run-status", "found", timeout=CHECK_MS)
-    assert shown.evaluate("() => window.testHook.editor.text") == program("start")
+    expect(shown.locator("#lab")).to_have_attribute("data-rule", "plain")  # the seeds' search
+    expect(shown.locator("#lab-verdict")).to_have_attribute("data-tour", "open")
+    first_line = program("start").splitlines()[0]
+    expect(shown.locator(".cm-line").first).to_have_text(first_line)
     expect(shown.locator("#lab-start-name")).to_have_text("a6")
-    shown.locator('[data-action="play"]').click()  # pause
-    before = shown.evaluate("window.testHook.lanes[0].player.pos")
+    expect(shown.locator("#lab-rows")).to_be_disabled()
+    shown.locator('[data-action="play"]').click()  # pause, then one step on
+    counter = shown.locator('[data-side="a"] [data-stat="shown"]')
+    before = int(counter.inner_text().replace(",", ""))
     shown.locator('[data-action="step"]').click()
-    shown.wait_for_function("n => window.testHook.lanes[0].player.pos === n", arg=before + 1)
-    assert shown_ints(shown) == engine_ints(6, 6, (0, 0), "seed")
+    expect(counter).to_have_text(f"{before + 1:,}")
     with shown.expect_event("close"):  # back to the class: the tab closes
         shown.click("#lab-show-back")
     expect(teacher.locator("#class")).to_have_attribute("data-connection", "joined")

@@ -88,6 +88,9 @@ function teacherPage() {
       done() {
         this.folded++;
       },
+      fold() {
+        this.folded++;
+      },
       follow() {},
     },
   };

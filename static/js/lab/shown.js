@@ -5,7 +5,7 @@
 // localStorage (same origin; nothing goes over the network), taken once.
 
 import { exerciseWords } from "../class/lab-words.js";
-import { t } from "../core/i18n.js";
+import { has, t } from "../core/i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 const PREFIX = "kt-lab-show:";
@@ -52,7 +52,9 @@ export async function showSubmission(shown, { page, editor, fix, run }) {
   relabelShown(shown);
   fix(shown.exercise);
   editor.text = shown.source;
-  if (await pythonReady(page)) run();
+  const ready = await pythonReady(page);
+  relabelShown(shown); // the page's words have come in meanwhile
+  if (ready) run();
 }
 
 /** Resolves true once the page's Python is ready, false if it failed to load. */
@@ -72,6 +74,7 @@ function pythonReady(page) {
 
 /** The banner's words, in the page's language now. */
 export function relabelShown({ name, exercise }) {
+  if (!has("lab.show.title")) return; // the catalogue is on its way: said once it is in
   const words = exerciseWords(exercise);
   $("#lab-class-title").textContent = t("lab.show.title", { name });
   $("#lab-class-prompt").textContent = words.title;
