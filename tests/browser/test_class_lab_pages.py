@@ -122,6 +122,16 @@ def test_a_program_too_big_for_the_socket_is_refused_before_sending(new_page):
     teacher.select_option("#c-lab-preset", "plain-dfs")
     teacher.click("#c-lab-go")
     expect(teacher.locator("#class")).to_have_attribute("data-lab", "1")
+    # the student's class page names the exercise and opens the lab in this class
+    student = new_page(**PHONE, locale="zh-CN")
+    student.goto(f"/class/{code}?lang=zh")
+    invite = student.locator("#c-lab-invite")
+    expect(invite).to_be_visible()
+    expect(invite).to_contain_text("编程练习：6×6 上的朴素深度优先搜索")
+    invite.get_by_role("link").click()
+    student.wait_for_url(f"**/lab?class={code}")
+    expect(student.locator("#lab")).to_have_attribute("data-class-exercise", "1")
+    student.close()
     phone = open_lab_in_class(new_page, code)
     # 6,000 Chinese characters: under 8,000 characters, over 16 KB in UTF-8
     type_program(phone, program("start") + "\n# " + "马" * 6_000 + "\n")

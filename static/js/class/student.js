@@ -16,6 +16,7 @@ import { Lane } from "../lanes/lane.js";
 import { RoomFollower } from "./follow.js";
 import { RoomIdentity } from "./identity.js";
 import { LessonStory } from "./lesson.js";
+import { LabInvite } from "./lab-invite.js";
 import { PuzzlePlay, puzzleText } from "./puzzle.js";
 import { QuizPanel } from "./quiz.js";
 import { QuizSheet } from "./quiz-sheet.js";
@@ -39,6 +40,7 @@ const stage = new Stage({ page, lane, follower, second });
 const story = LessonStory.onPage({ hideIdle: true });
 const identity = new RoomIdentity({ code, call });
 const play = new PuzzlePlay($("#c-puzzle"), { call, code, identity });
+const labInvite = new LabInvite($("#c-lab-invite"), code); // the teacher's lab exercise
 let sheet = null; // the quiz's sheet, once made (it reads the panel)
 const quiz = new QuizPanel($("#c-quiz"), {
   role: "student",
@@ -124,6 +126,7 @@ function onJoined(ack) {
   follower.setConnected(true);
   shownFollow = "";
   showPuzzle(ack.puzzle);
+  labInvite.show(ack.lab);
   quiz.restore(); // enters again as this browser's student, if it was one
 }
 
@@ -207,6 +210,10 @@ async function boot() {
     }),
   });
   quiz.attach(room.socket, afterLanguage);
+  room.socket.on(
+    "lab_exercise",
+    afterLanguage((msg) => labInvite.show(msg.exercise)),
+  );
   room.socket.on(
     "attempts_cleared",
     afterLanguage(({ student }) => {
