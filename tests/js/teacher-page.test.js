@@ -88,9 +88,6 @@ function teacherPage() {
       done() {
         this.folded++;
       },
-      fold() {
-        this.folded++;
-      },
       follow() {},
     },
   };

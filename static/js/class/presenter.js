@@ -67,11 +67,6 @@ export class SetupFold {
     else if (started) this._fold();
   }
 
-  /** Fold it now, even before any demo: something handed out is what the class follows. */
-  fold() {
-    this._fold();
-  }
-
   /** Fold; the focus in it goes to its button (so the page's keys work again). */
   _fold() {
     const { details } = this;

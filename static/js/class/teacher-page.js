@@ -131,11 +131,11 @@ export class TeacherPage {
   }
 
   // ---------------------------------------------------------------- its parts' news
-  /** A puzzle (or a lab exercise: `panel` "lab") was handed out: the setup folds (even with
-   * no demo yet, it would cover the panel) and the panel shows, unless a question is open. */
+  /** A puzzle (or a lab exercise: `panel` "lab") was handed out: its panel shows, unless a
+   * question is open. Before any demo the setup stays open: its demo form is still needed. */
   handed(panel = "board") {
     this.showError("");
-    this.setupFold.fold();
+    this.setupFold.done();
     const { question, reveal } = this.quiz.view;
     if (question && !reveal) return; // an open question keeps its panel
     this.tabs.select(panel);
