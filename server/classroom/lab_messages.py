@@ -15,9 +15,8 @@ from typing import Annotated, Any
 
 from pydantic import Field, Strict, field_validator, model_validator
 
-from ..engine.theory import tour_verdict
 from ..stream.fields import MAX_SIDE
-from ..stream.spec import Closed, Holes, Side, check_board
+from ..stream.spec import Closed, Holes, Side, check_board, require_a_tour
 from ..validation import Message, Square, flag, refuse, refused, whole
 from .lab_presets import PRESETS
 from .room_messages import MAX_SEQ
@@ -97,15 +96,7 @@ class LabExerciseMessage(Message):
     def _a_tour_can_pass(self) -> LabExerciseMessage:
         start = check_board("seed", self.rows, self.cols, self.closed, self.start, self.holes)
         if not self.holes:  # theory speaks of plain rectangles only
-            verdict = tour_verdict(self.rows, self.cols, closed=self.closed, start=start)
-            if not verdict:
-                raise refuse(
-                    "bad-board",
-                    "watch.error.bad-board.no-tour",
-                    reason_code=verdict.code,
-                    reason=verdict.reason,
-                    reason_params=dict(verdict.params),
-                )
+            require_a_tour(self.rows, self.cols, self.closed, start)
         return self
 
     def stored(self) -> dict:

@@ -54,14 +54,6 @@ class Race:
     def raced(self) -> bool:
         return len(self.lanes) > 1
 
-    @property
-    def demo(self):
-        return self.first.demo
-
-    @property
-    def board(self):
-        return self.first.board
-
     # -- computing ------------------------------------------------------------------------
     @property
     def frontier(self) -> int:

@@ -154,16 +154,22 @@ def check_board(
     if check_holes(rows, cols, holes, square) and algorithm == "construct":
         raise refuse("bad-holes", "watch.error.bad-holes.construct")
     if algorithm == "construct":
-        verdict = tour_verdict(rows, cols, closed=closed, start=square)
-        if not verdict:
-            raise refuse(
-                "bad-board",
-                "watch.error.bad-board.no-tour",
-                reason_code=verdict.code,
-                reason=verdict.reason,
-                reason_params=dict(verdict.params),
-            )
+        require_a_tour(rows, cols, closed, square)
     return square
+
+
+def require_a_tour(rows: int, cols: int, closed: bool, start: int) -> None:
+    """``bad-board`` with theory's reason when the plain rectangle has no such tour from
+    ``start`` (a construction, a lab exercise: both promise one)."""
+    verdict = tour_verdict(rows, cols, closed=closed, start=start)
+    if not verdict:
+        raise refuse(
+            "bad-board",
+            "watch.error.bad-board.no-tour",
+            reason_code=verdict.code,
+            reason=verdict.reason,
+            reason_params=dict(verdict.params),
+        )
 
 
 # -- messages -----------------------------------------------------------------------------

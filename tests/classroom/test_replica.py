@@ -43,7 +43,7 @@ def test_a_replica_is_rebuilt_for_newer_checkpoints_and_a_new_demo(ctx):
     assert later is not first and later.first.checkpoints() == owner.checkpoints()
     clock.set_settings(room, {**SIX_BY_SIX, "rows": 5, "cols": 5, "seq": 2}, rooms.now())
     fresh = replica.at(room, 10)
-    assert fresh is not later and fresh.board.rows == 5
+    assert fresh is not later and fresh.first.board.rows == 5
 
 
 def test_its_memory_counts_against_the_opener_until_closed(ctx):
