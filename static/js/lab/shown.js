@@ -5,7 +5,7 @@
 // localStorage (same origin; nothing goes over the network), taken once.
 
 import { exerciseWords } from "../class/lab-words.js";
-import { has, t } from "../core/i18n.js";
+import { t } from "../core/i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 const PREFIX = "kt-lab-show:";
@@ -38,9 +38,9 @@ export function takeShown(key, storage = localStorage) {
 }
 
 /**
- * Stand the lab on a shown submission: its words in the page's class banner, the exercise's
- * board fixed (`fix(exercise)`), the program in the editor, then `run()` once the page's
- * Python is ready (`page.dataset.python`, set by the page's runner).
+ * Stand the lab on a shown submission: the exercise's board fixed (`fix(exercise)`), the
+ * program in the editor, its words in the page's class banner once the page's catalogue is
+ * in (`data-ready`), then `run()` once the page's Python is (`data-python`).
  */
 export async function showSubmission(shown, { page, editor, fix, run }) {
   page.dataset.shown = "true";
@@ -49,32 +49,30 @@ export async function showSubmission(shown, { page, editor, fix, run }) {
   const back = $("#lab-show-back");
   back.hidden = false;
   back.addEventListener("click", () => window.close()); // the class's tab is still open
-  relabelShown(shown);
   fix(shown.exercise);
   editor.text = shown.source;
-  const ready = await pythonReady(page);
-  relabelShown(shown); // the page's words have come in meanwhile
-  if (ready) run();
+  await settled(page, "ready", ["true"]);
+  relabelShown(shown);
+  if ((await settled(page, "python", ["ready", "failed"])) === "ready") run();
 }
 
-/** Resolves true once the page's Python is ready, false if it failed to load. */
-function pythonReady(page) {
+/** Resolves with the page's `data-<key>` once it is one of `values`. */
+function settled(page, key, values) {
   return new Promise((resolve) => {
-    const settled = () => {
-      const state = page.dataset.python;
-      if (state !== "ready" && state !== "failed") return false;
-      resolve(state === "ready");
+    const done = () => {
+      const value = page.dataset[key];
+      if (!values.includes(value)) return false;
+      resolve(value);
       return true;
     };
-    if (settled()) return;
-    const watch = new MutationObserver(() => settled() && watch.disconnect());
-    watch.observe(page, { attributes: true, attributeFilter: ["data-python"] });
+    if (done()) return;
+    const watch = new MutationObserver(() => done() && watch.disconnect());
+    watch.observe(page, { attributes: true, attributeFilter: [`data-${key}`] });
   });
 }
 
 /** The banner's words, in the page's language now. */
 export function relabelShown({ name, exercise }) {
-  if (!has("lab.show.title")) return; // the catalogue is on its way: said once it is in
   const words = exerciseWords(exercise);
   $("#lab-class-title").textContent = t("lab.show.title", { name });
   $("#lab-class-prompt").textContent = words.title;
