@@ -7,9 +7,11 @@ exercise alone (:func:`server.engine.theory.verify`, which trusts no solver): th
 a tour of the exercise's board (its holes) from its start, closed when the exercise or
 the run says so, its counts are those of a search that ended on it (every move not taken
 back is on the path: ``moves - backtracks = len(path)``, the start's placement counted as
-/watch counts it), and within the exercise's limit.  A run that does not hold is stored
-as failed with the first reason that fails it (:data:`REASONS`, words in the catalogues
-as ``class.lab.fail.<reason>``).  The leaderboard lists passed runs only.
+/watch counts it), and within the exercise's limit.  A run without a tour says what ended
+it (``stop``): the program itself, the exercise's limit, the check's caps, or an error.  A
+run that does not hold is stored as failed with the first reason that fails it
+(:data:`REASONS`, words in the catalogues as ``class.lab.fail.<reason>``).  The
+leaderboard lists passed runs only.
 """
 
 from __future__ import annotations
@@ -27,7 +29,10 @@ from .rooms import touch
 
 LEADERBOARD_SIZE = 100
 REASONS = (
-    "not-found",  # the run ended without a tour
+    "not-found",  # the program returned without a tour
+    "limit-reached",  # stopped at the exercise's limit of moves + backtracks, no tour yet
+    "stopped",  # stopped by the check's time or step cap (a `while True:`), no tour
+    "error",  # the program stopped with an error (the lab says which, on its line)
     "not-a-tour",  # the path is not a tour of the exercise's board
     "wrong-start",  # a tour, from another square than the exercise's start
     "not-closed",  # the exercise (or the run) says closed; the path does not close
@@ -38,8 +43,11 @@ REASONS = (
 
 def failure(exercise: dict, run: LabCheckedMessage) -> str | None:
     """Why ``run`` does not pass ``exercise`` (one of :data:`REASONS`), None if it does."""
+    limit = exercise.get("limit")
     if not run.found:
-        return "not-found"
+        if run.stop == "limit" and limit is not None and run.moves + run.backtracks > limit:
+            return "limit-reached"
+        return {"limit": "stopped", "time": "stopped", "error": "error"}.get(run.stop, "not-found")
     rows, cols = exercise["rows"], exercise["cols"]
     board = Board(rows, cols, exercise.get("holes", ()))
     if not verify(board, run.path):
@@ -51,7 +59,6 @@ def failure(exercise: dict, run: LabCheckedMessage) -> str | None:
         return "not-closed"
     if run.moves - run.backtracks != len(run.path):
         return "counts"
-    limit = exercise.get("limit")
     if limit is not None and run.moves + run.backtracks > limit:
         return "over-limit"
     return None

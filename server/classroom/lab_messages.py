@@ -11,7 +11,7 @@ server/classroom/messages.py.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, Strict, field_validator, model_validator
 
@@ -161,6 +161,12 @@ class LabCheckedMessage(Message):
             description="the tour the run ended with, start first (squares row × cols + col)",
         ),
     ]
+    stop: Literal["limit", "time", "error"] | None = Field(
+        None,
+        description="what ended a run without a tour: `limit` (the check's budget, one past"
+        " the exercise's limit), `time` (the check's time cap), `error` (the program's)",
+        json_schema_extra={"x-absent": "the program returned"},
+    )
 
 
 class LabSourceMessage(Message):

@@ -52,6 +52,12 @@ def test_the_reference_tour_is_64_moves_without_a_backtrack():
     [
         ({}, None),
         ({"found": False}, "not-found"),
+        ({"found": False, "stop": None}, "not-found"),  # the program returned
+        ({"found": False, "stop": "time"}, "stopped"),  # the check's time cap
+        ({"found": False, "stop": "error"}, "error"),
+        ({"found": False, "stop": "limit", "moves": 150, "backtracks": 51}, "limit-reached"),
+        ({"found": False, "stop": "limit", "moves": 150, "backtracks": 50}, "stopped"),
+        ({"found": True, "stop": "limit"}, None),  # a tour is a tour, however it ended
         ({"path": []}, "not-a-tour"),
         ({"path": list(WARNSDORFF.tour[:-1])}, "not-a-tour"),  # a square never visited
         ({"path": [*WARNSDORFF.tour[:-1], WARNSDORFF.tour[0]]}, "not-a-tour"),  # twice
@@ -77,6 +83,8 @@ def test_the_goal_limit_and_a_closed_goal(ctx):
     room, number, (ann, bob) = room_with({"preset": "warnsdorff"}, "Ann", "Bob")
     over = check(room, submit(room, number, ann), run_of(WARNSDORFF, moves=90, backtracks=26))
     assert over["check"]["reason"] == "over-limit"  # 116 > 100
+    stopped = run_of(WARNSDORFF, found=False, moves=80, backtracks=21, stop="limit")
+    assert check(room, submit(room, number, ann), stopped)["check"]["reason"] == "limit-reached"
     at_limit = check(room, submit(room, number, bob), run_of(WARNSDORFF, moves=82, backtracks=18))
     assert at_limit["check"]["passed"]  # 100: at most 100
 

@@ -35,10 +35,15 @@ test("a report counts the moves with the start and the backtracks, and ends on t
     moves: 4,
     backtracks: 1,
     path: [0, 7, 11],
+    stop: null,
   });
   assert.equal(runReport(3, recorded([0, 7], "found")).found, true);
   assert.equal(runReport(3, recorded([0, 7], "declared")).found, true); // the server says why not
-  assert.equal(runReport(3, recorded([0, 7], "budget")).found, false);
+  const budget = runReport(3, recorded([0, 7], "budget"));
+  assert.deepEqual([budget.found, budget.stop], [false, "limit"]);
+  assert.equal(runReport(3, recorded([0], "stopped")).stop, "time"); // the time cap
+  assert.equal(runReport(3, recorded([], "error")).stop, "error");
+  assert.equal(runReport(3, recorded([0, 7], "found")).stop, null);
 });
 
 test("a check's budget is one past the exercise's limit, else the cap", () => {
@@ -99,4 +104,60 @@ test("a checked submission is not run again; another exercise forgets the list",
   );
   checks.setExercise({ number: 2 });
   assert.deepEqual(checks.list(), []);
+});
+
+test("a report the server did not answer is sent again, not run again", async () => {
+  const { check, pending } = manual();
+  const answers = [{ ok: false, error: { code: "timeout" } }, passed(4)];
+  const sent = [];
+  const due = [];
+  const checks = new LabChecks({
+    check,
+    send: async (report) => {
+      sent.push(report);
+      return answers.shift();
+    },
+    later: (fn) => due.push(fn),
+  });
+  checks.setExercise({ number: 1 });
+  checks.add({ id: 4, exercise: 1, check: null });
+  pending.get(4)({ id: 4, found: true });
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(sent.length, 1);
+  assert.equal(checks.list()[0].status, "waiting"); // not answered: it waits, kept
+  assert.equal(due.length, 1);
+  pending.clear();
+  due.shift()();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(pending.size, 0); // the program did not run again
+  assert.deepEqual(sent[1], sent[0]);
+  assert.equal(checks.list()[0].status, "passed");
+  assert.equal(checks.unsent.size, 0);
+});
+
+test("a report the server refused, or a program that could not run, says so until a rejoin", async () => {
+  const { check, pending } = manual();
+  const checks = new LabChecks({
+    check,
+    send: async () => ({ ok: false, error: { code: "unknown-submission", message: "gone" } }),
+    later: () => assert.fail("a refusal is not sent again"),
+  });
+  checks.setExercise({ number: 1 });
+  checks.add({ id: 1, exercise: 1, check: null });
+  checks.add({ id: 2, exercise: 1, check: null });
+  pending.get(1)({ id: 1 });
+  await new Promise((resolve) => setImmediate(resolve));
+  pending.get(2)(null);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(
+    checks.list().map((s) => [s.status, s.refused]),
+    [
+      ["refused", "gone"],
+      ["refused", ""],
+    ],
+  );
+  pending.clear();
+  checks.add({ id: 2, exercise: 1, check: null }); // the rejoin's list: run again
+  assert.deepEqual([...pending.keys()], [2]);
+  assert.equal(checks.list()[1].status, "checking");
 });

@@ -183,6 +183,9 @@ def test_hostile_lab_messages_get_bounded_refusals(lab_class):
         "bad-request"
     )
     assert code_of(teacher.call("lab_checked", run_of(10**12))) == "bad-request"
+    assert code_of(teacher.call("lab_checked", {**run_of(mine["id"]), "stop": "tired"})) == (
+        "bad-request"
+    )
     assert code_of(teacher.call("lab_checked", run_of(mine["id"] + 99))) == "unknown-submission"
     assert code_of(teacher.call("lab_exercise", {"preset": "rm -rf"})) == "bad-exercise"
     # a path that is no tour is stored as failed, never ranked

@@ -8,17 +8,23 @@ import { BACK, squareOf } from "../lab/recording.js";
 
 export const CHECK_MS = 20_000; // a program running longer is stopped (a `while True:`)
 export const CHECK_BUDGET = 5_000_000; // board writes a check records at most
+export const RESEND_MS = 5_000; // a report the server did not answer is sent again this late
 
 /** The board writes a check of `exercise` may record: one past its limit says enough. */
 export function checkBudget(exercise) {
   return exercise?.limit ? Math.min(exercise.limit + 1, CHECK_BUDGET) : CHECK_BUDGET;
 }
 
+// What ended a run without a tour, as `lab_checked` says it (`stop`); a program that
+// returned says nothing.
+const STOPS = { budget: "limit", stopped: "time", error: "error" };
+
 /**
  * A finished run as `lab_checked` reports it: `{id, found, closed, moves, backtracks,
- * path}`. Every write that is not a backtrack is a move (the start's placement included),
- * and the path is what the board holds at the end. A run that declared a tour (its last
- * move landed on its start) reports it found: the server then says why it is none.
+ * path, stop}`. Every write that is not a backtrack is a move (the start's placement
+ * included), and the path is what the board holds at the end. A run that declared a tour
+ * (its last move landed on its start) reports it found: the server then says why it is
+ * none. `stop`: the check's budget (`limit`), its time cap (`time`) or an `error`.
  */
 export function runReport(id, recorded) {
   let backtracks = 0;
@@ -31,27 +37,35 @@ export function runReport(id, recorded) {
   }
   const status = recorded.result?.status;
   const found = status === "found" || status === "declared";
-  return { id, found, closed: false, moves: recorded.length - backtracks, backtracks, path };
+  const moves = recorded.length - backtracks;
+  return { id, found, closed: false, moves, backtracks, path, stop: STOPS[status] ?? null };
 }
 
-/** What the list says of a submission: waiting | checking | passed | failed. */
+/**
+ * What the list says of a submission: waiting | checking | passed | failed | refused (it
+ * could not run here, or the server refused its report: `submission.refused` says why).
+ */
 export function statusOf(submission, checking = false) {
   if (submission.check) return submission.check.passed ? "passed" : "failed";
-  return checking ? "checking" : "waiting";
+  if (checking) return "checking";
+  return submission.refused !== undefined ? "refused" : "waiting";
 }
 
 export class LabChecks {
   /**
    * check(submission) => Promise of a report (runReport) or null (it could not run);
    * send(report) => Promise of `lab_checked`'s acknowledgement; onChange(): the list
-   * changed (draw it again).
+   * changed (draw it again). A report the server did not answer (a timeout) is kept and
+   * sent again, after `RESEND_MS` or at the next (re)join's `add`, not run again.
    */
-  constructor({ check, send, onChange = () => {} }) {
-    Object.assign(this, { check, send, onChange });
+  constructor({ check, send, onChange = () => {}, later = (fn) => setTimeout(fn, RESEND_MS) }) {
+    Object.assign(this, { check, send, onChange, later });
     this.submissions = new Map(); // id -> the submission as the server sent it
     this.queue = []; // ids waiting for their check, oldest first
     this.checking = null; // the id being checked
     this.exercise = null; // its number: submissions of another are dropped
+    this.unsent = new Map(); // id -> its report, the server's answer not had
+    this.resending = false; // a resend is due
   }
 
   /** The room's exercise (null: none): another number forgets every submission. */
@@ -60,6 +74,7 @@ export class LabChecks {
     if (number === this.exercise) return;
     this.exercise = number;
     this.submissions.clear();
+    this.unsent.clear();
     this.queue = [];
     this.onChange();
   }
@@ -68,7 +83,9 @@ export class LabChecks {
   add(submission) {
     if (this.exercise !== null && submission.exercise !== this.exercise) return;
     const known = this.submissions.get(submission.id);
-    this.submissions.set(submission.id, { ...known, ...submission });
+    const { refused: _dropped, ...before } = known ?? {}; // a (re)join tries again
+    this.submissions.set(submission.id, { ...before, ...submission });
+    if (submission.check) this.unsent.delete(submission.id);
     const waiting = !submission.check && submission.id !== this.checking;
     if (waiting && !this.queue.includes(submission.id)) this.queue.push(submission.id);
     this.onChange();
@@ -82,6 +99,34 @@ export class LabChecks {
       .map((s) => ({ ...s, status: statusOf(s, s.id === this.checking) }));
   }
 
+  /** Store the server's answer; a report it did not answer waits to be sent again. */
+  _answered(id, report, ack) {
+    const submission = this.submissions.get(id);
+    if (!submission) return; // another exercise meanwhile
+    if (ack?.ok) {
+      this.unsent.delete(id);
+      this.submissions.set(id, ack.submission);
+    } else if (report && (!ack || ack.error?.code === "timeout")) {
+      this.unsent.set(id, report);
+      this._resendLater();
+    } else {
+      this.unsent.delete(id);
+      this.submissions.set(id, { ...submission, refused: ack?.error?.message ?? "" });
+    }
+  }
+
+  _resendLater() {
+    if (this.resending) return;
+    this.resending = true;
+    this.later(() => {
+      this.resending = false;
+      for (const id of this.unsent.keys()) {
+        if (!this.queue.includes(id) && id !== this.checking) this.queue.push(id);
+      }
+      this._next();
+    });
+  }
+
   get idle() {
     return this.checking === null && this.queue.length === 0;
   }
@@ -93,9 +138,9 @@ export class LabChecks {
     this.checking = id;
     this.onChange();
     try {
-      const report = await this.check(this.submissions.get(id));
+      const report = this.unsent.get(id) ?? (await this.check(this.submissions.get(id)));
       const ack = report ? await this.send(report) : null;
-      if (ack?.ok && this.submissions.has(id)) this.submissions.set(id, ack.submission);
+      this._answered(id, report, ack);
     } finally {
       this.checking = null;
       this.onChange();

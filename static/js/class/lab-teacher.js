@@ -155,7 +155,7 @@ export class TeacherLab {
       const tr = row([
         submission.name,
         clockTime(submission.at),
-        statusText(status, check, this.exercise),
+        statusText(status, check, this.exercise, submission.refused),
       ]);
       tr.dataset.submission = String(submission.id);
       tr.dataset.status = status;

@@ -26,9 +26,12 @@ export function failureText(reason, exercise) {
 
 /**
  * A submission's status in words: waiting | checking | passed (moves and backtracks) |
- * failed (why).
+ * failed (why) | refused (why it was not checked: `refused`, the server's words or "").
  */
-export function statusText(status, check, exercise) {
+export function statusText(status, check, exercise, refused = "") {
+  if (status === "refused") {
+    return t("class.lab.status.refused", { reason: refused || t("class.lab.status.no-run") });
+  }
   if (status === "passed") {
     const counts = { moves: formatNumber(check.moves), backtracks: formatNumber(check.backtracks) };
     return t("class.lab.status.passed", counts);
