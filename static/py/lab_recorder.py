@@ -10,7 +10,7 @@ when ``a`` is the board, records it: a value other than 0 enters square (i, j), 
 it.  The board is the first list of ``ROWS`` lists of ``COLS`` that the program writes a
 number other than 0 into (``board[row][col] = step``); other grids (a ``visited`` list of
 booleans) are written as usual and not recorded.  A recorded event is one int in a
-preallocated ``array('i')``: ``line * 1024 + 512 * (it leaves) + square``, the square
+preallocated ``array('i')``: ``line * 2048 + 1024 * (it leaves) + square``, the square
 ``row * COLS + col``.  Each full chunk goes to ``flush`` (the worker posts it to the page)
 and is reused.  No tracing: ``sys.settrace`` costs every line of the program, this costs
 one call per write of a grid.
@@ -33,9 +33,9 @@ import sys
 from array import array
 
 ALLOWED = frozenset({"math", "random", "itertools", "functools", "collections", "heapq", "sys"})
-LINE = 1024  # an event's int: line * LINE + BACK (when it leaves) + square
-BACK = 512
-MAX_SQUARES = BACK  # boards up to 22 x 22 fit an event's square bits (the pages stop at 20)
+LINE = 2048  # an event's int: line * LINE + BACK (when it leaves) + square
+BACK = 1024
+MAX_SQUARES = BACK  # boards up to 32 x 32 fit an event's square bits (searches stop at 30)
 OUTPUT_CHARS = 20_000  # print() output kept for the page
 SETTER = "__lab_set__"  # a dunder: not mangled inside a class body
 FILENAME = "<lab>"

@@ -37,6 +37,14 @@ def test_warnsdorff_in_the_lab_is_the_engine_s_warnsdorff():
     assert steps(events) == engine_steps(8, 8, (0, 0), "warnsdorff")
 
 
+@pytest.mark.parametrize(("rows", "cols"), [(30, 30), (23, 29)])
+def test_the_largest_boards_a_search_takes_are_recorded_square_for_square(rows, cols):
+    # squares past 512 and 1023: an event's square bits hold a 30 x 30 board
+    result, events = record(program("warnsdorff"), rows, cols, (0, 0))
+    assert result["status"] == "found"
+    assert steps(events) == engine_steps(rows, cols, (0, 0), "warnsdorff")
+
+
 def test_the_python_article_as_written_runs_out_of_budget_on_the_engine_s_events():
     # its sort sorts nothing: a billion nodes to its first success on 6x6
     result, events = record(program("article-001"), 6, 6, (4, 3), budget=200_000)

@@ -1,9 +1,9 @@
 // A lab run's recording, as the worker posts it (lab/worker.js): one int per board write of
-// the student's program, `line * 1024 + 512 * (it leaves the square) + square`
+// the student's program, `line * 2048 + 1024 * (it leaves the square) + square`
 // (static/py/lab_recorder.py), in chunks. Plain data, no DOM.
 
-export const LINE = 1024;
-export const BACK = 512;
+export const LINE = 2048;
+export const BACK = 1024;
 
 export class Recording {
   /** rows, cols: the board; start: the start square the page gave the program. */
