@@ -140,3 +140,32 @@ def test_a_program_too_big_for_the_socket_is_refused_before_sending(new_page):
     expect(phone.locator("#lab-class-status")).to_have_attribute("data-kind", "error")
     expect(phone.locator("#lab-class-status")).to_contain_text("16 KB")
     expect(teacher.locator("#c-lab-list tbody tr")).to_have_count(0)
+
+
+def test_the_teacher_hands_out_an_exercise_of_their_own_board_and_goal(new_page):
+    teacher, _code = open_class_zh(new_page)
+    custom = teacher.locator("#c-lab-custom")
+    expect(custom).to_be_hidden()
+    teacher.select_option("#c-lab-preset", "custom")
+    expect(custom).to_be_visible()
+    custom.locator("[name=rows]").fill("5")
+    custom.locator("[name=cols]").fill("5")
+    custom.locator("label.chip:has([value=closed])").click()
+    custom.locator("[name=start]").fill("c3")
+    custom.locator("[name=limit]").fill("0")
+    teacher.click("#c-lab-go")
+    problem = teacher.locator("#c-lab-error")
+    expect(problem).to_contain_text("1 到 1,000,000,000")  # said here, nothing sent
+    expect(teacher.locator("#class")).to_have_attribute("data-lab", "")
+    custom.locator("[name=limit]").fill("2000")
+    teacher.click("#c-lab-go")
+    expect(problem).to_contain_text("闭合")  # the server's verdict: 5x5 has no closed tour
+    expect(teacher.locator("#class")).to_have_attribute("data-lab", "")
+    custom.locator("label.chip:has([value=open])").click()
+    teacher.click("#c-lab-go")
+    expect(teacher.locator("#class")).to_have_attribute("data-lab", "1")
+    expect(problem).to_be_hidden()
+    now = teacher.locator("#c-lab-now")
+    expect(now).to_contain_text("练习：5×5 的巡游")
+    expect(now).to_contain_text("从 c3 出发")
+    expect(now).to_contain_text("2,000")

@@ -4,6 +4,8 @@
 // lab worker (lab-check.js: one at a time, a budget and a time cap), and reported.
 
 import { formatNumber, t } from "../core/i18n.js";
+import { boardLimits, clampSide } from "../core/limits.js";
+import { parseSquare } from "../core/squares.js";
 import { LabRunner } from "../lab/runner.js";
 import { handOver } from "../lab/shown.js";
 import { CHECK_MS, checkBudget, LabChecks, runReport } from "./lab-check.js";
@@ -32,6 +34,12 @@ export class TeacherLab {
       event.preventDefault();
       this.handOut();
     });
+    const preset = $("#c-lab-preset");
+    const custom = () => {
+      $("#c-lab-custom").hidden = preset.value !== "custom";
+    };
+    preset.addEventListener("change", custom);
+    custom(); // a reload keeps the select's choice
     $("#c-lab-close").addEventListener("click", () => this.takeBack());
   }
 
@@ -54,8 +62,10 @@ export class TeacherLab {
 
   async handOut() {
     const preset = $("#c-lab-preset").value;
+    const exercise = preset === "custom" ? customExercise($("#c-lab-form")) : { preset };
+    if (exercise.problem) return this._problem(exercise.problem);
     this._problem("");
-    this._answer(await this.call("lab_exercise", { preset }));
+    this._answer(await this.call("lab_exercise", exercise));
   }
 
   async takeBack() {
@@ -217,4 +227,23 @@ function row(cells) {
     tr.append(td);
   }
   return tr;
+}
+
+/**
+ * The teacher's own exercise from the form: `{rows, cols, start, closed, limit}` (limit
+ * null: any), or `{problem}` in words. The server checks it again (a board with a tour).
+ */
+export function customExercise(form) {
+  const data = new FormData(form);
+  const limits = boardLimits().search;
+  const rows = clampSide(data.get("rows"), limits, 8);
+  const cols = clampSide(data.get("cols"), limits, 8);
+  const start = parseSquare(String(data.get("start")), rows, cols);
+  if (!start) return { problem: t("class.ui.puzzle.bad-start") };
+  const given = String(data.get("limit") ?? "").trim();
+  const limit = given === "" ? null : Number(given);
+  if (limit !== null && !(Number.isInteger(limit) && limit >= 1 && limit <= 1e9)) {
+    return { problem: t("class.ui.lab.bad-limit") };
+  }
+  return { rows, cols, start, closed: data.get("tour") === "closed", limit };
 }
