@@ -15,6 +15,7 @@ differ from the other pages' Content-Security-Policy, for this page only:
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from functools import cache
 from pathlib import Path
@@ -22,6 +23,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 
 from ..lab import PROGRAMS, program
+from ..stream import spec
 from .security import content_security_policy
 
 bp = Blueprint("lab", __name__)
@@ -45,15 +47,31 @@ def import_map() -> str:
     return json.dumps({"imports": imports}, indent=1).replace("</", "<\\/")
 
 
+def _side(name: str) -> int:
+    """A board side from the address (a lesson's link), clamped to a search's; else 5."""
+    value = request.args.get(name, "")
+    side = int(value) if re.fullmatch(r"[0-9]{1,3}", value) else 5
+    return min(max(side, spec.MIN_SIDE), spec.MAX_SIDE)
+
+
 @bp.get("/lab")
 def lab():
-    """The lab: an editor, Run and Stop, and the recorded run on a Watch lane."""
+    """The lab: an editor, Run and Stop, and the recorded run on a Watch lane.
+
+    A lesson's chapter links here with its program and board (``?example=start&rows=5&
+    cols=5&start=a5``); the page reads ``start``.  Anything else in the address is
+    ignored: the lab opens as it always does.
+    """
     nonce = secrets.token_urlsafe(18)
+    example = request.args.get("example", "")
     html = render_template(
         "lab.html",
         nonce=nonce,
         import_map=import_map(),
         programs={name: program(name) for name in PROGRAMS},
+        example=example if example in PROGRAMS else "start",
+        rows=_side("rows"),
+        cols=_side("cols"),
     )
     response = Response(html, mimetype="text/html")
     own = f"'self' 'nonce-{nonce}'"

@@ -120,12 +120,24 @@ def _split(ints):
 
 
 def test_fixing_the_python_article_s_sort_gives_its_corrected_twin(new_page):
-    page = open_lab(new_page, LAPTOP)
+    # from the lesson's chapter on the Python article: its program, board and start
+    page = new_page(viewport=LAPTOP)
+    page.goto("/lesson?lang=en#fix-python/1")
+    expect(page.locator("#lesson")).to_have_attribute("data-chapter", "fix-python")
+    link = page.locator('[data-role="lab"] a')
+    expect(link).to_be_visible()
+    address = "/lab?example=article-001&rows=5&cols=5&start=c3"
+    expect(link).to_have_attribute("href", address)
+    page.goto(f"{address}&test&lang=en")
+    expect(page.locator("#lab")).to_have_attribute("data-python", "ready", timeout=LOAD_MS)
+    expect(page.locator("#lab-example")).to_have_value("article-001")
+    expect(page.locator("#lab-start-name")).to_have_text("c3")
+    assert page.evaluate("window.testHook.editor.text") == program("article-001")
+    run(page, status="declared")  # as written: its sort sorts nothing, its "tour" is false
     type_program(page, program("article-001").replace(*FIXED_SORT))
-    set_board(page, 6, 6, start=(4, 3))
     run(page)
     expect(page.locator("#lab")).to_have_attribute("data-rule", "onward")
-    assert shown_ints(page) == engine_ints(6, 6, (4, 3), "a001-python-fixed", counts=True)
+    assert shown_ints(page) == engine_ints(5, 5, (2, 2), "a001-python-fixed", counts=True)
 
 
 def test_stop_ends_a_loop_a_recursion_points_at_its_line_and_the_page_runs_on(new_page):

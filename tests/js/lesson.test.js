@@ -6,6 +6,8 @@ import {
   clampPlace,
   demoSettings,
   hashOf,
+  LAB_EXAMPLES,
+  labAddress,
   nextPlace,
   parseHash,
   prevPlace,
@@ -65,4 +67,17 @@ test("the seeds' move numbers: findWay's (dx, dy) for moves 0..7, x the column",
   KNIGHT_JUMPS.forEach(([dRow, dCol], i) => {
     assert.deepEqual(findWay[seedMoveNumber(i)], [dCol, dRow]);
   });
+});
+
+test("a chapter links to the code lab with its own program, board and start, if the lab has one", () => {
+  const links = Object.fromEntries(CHAPTERS.map((chapter) => [chapter.id, labAddress(chapter)]));
+  assert.equal(links.dfs, "/lab?example=start&rows=5&cols=5&start=a5");
+  assert.equal(links.warnsdorff, "/lab?example=warnsdorff&rows=8&cols=8&start=a8");
+  assert.equal(links["bug-python"], "/lab?example=article-001&rows=5&cols=5&start=c3");
+  assert.equal(links.closed, null); // a lab program looks for an open tour
+  assert.equal(links.huge, null); // a construction, not a search
+  assert.equal(links["bug-java1"], null); // the lab runs Python only
+  const programs = readFileSync(new URL("../../server/lab/__init__.py", import.meta.url), "utf8");
+  for (const example of Object.values(LAB_EXAMPLES))
+    assert.match(programs, new RegExp(`"${example}"`));
 });

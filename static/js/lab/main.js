@@ -8,7 +8,7 @@
 import { formatNumber, t } from "../core/i18n.js";
 import { bindLanguageSwitch, startLanguage } from "../core/language.js";
 import { articleOrderings } from "../core/orderings.js";
-import { KNIGHT_JUMPS, nameOf } from "../core/squares.js";
+import { KNIGHT_JUMPS, nameOf, parseSquare } from "../core/squares.js";
 import { exposeForTests } from "../core/test-hook.js";
 import { wakeFrames } from "../lanes/frame-loop.js";
 import { Lane } from "../lanes/lane.js";
@@ -49,6 +49,13 @@ const programs = Object.fromEntries(
 );
 
 let settings = readSettings(null);
+// a lesson's chapter links here with its board (the page's fields) and its start
+const linkedStart = parseSquare(
+  new URLSearchParams(location.search).get("start") ?? "",
+  settings.rows,
+  settings.cols,
+);
+if (linkedStart) settings.start = linkedStart[0] * settings.cols + linkedStart[1];
 let recording = null; // the last run's
 let said = null; // the message shown: {key?, kind, text, line} re-worded on a language switch
 let socket = null;

@@ -1,7 +1,17 @@
 // The lesson's chapters (server/lesson/chapters.json, inlined by the page) and places in
 // them: {chapter, step}, addressed as "#<chapter id>/<step number>". No DOM.
 
+import { nameOf } from "../core/squares.js";
 import { laneSettings } from "../lanes/setup.js";
+
+// The code lab's program (server/lab/programs/) a chapter's search is written as: the
+// lesson's DFS, Warnsdorff's rule, and the Python article's program (its bug to fix).
+export const LAB_EXAMPLES = {
+  seed: "start",
+  warnsdorff: "warnsdorff",
+  "a001-python": "article-001",
+  "a001-python-fixed": "article-001",
+};
 
 /** The place `{chapter, step}` clamped into `chapters`. */
 export function clampPlace(chapters, { chapter, step }) {
@@ -46,4 +56,18 @@ export function demoSettings(chapter) {
     race: Boolean(s.race),
     algorithmB: s.algorithm_b ?? null,
   };
+}
+
+/**
+ * The code lab opened on `chapter`'s board and start with the program of its search
+ * ("/lab?example=start&rows=5&cols=5&start=a5"), or null: a search the lab has no program
+ * for, or a closed tour (a lab program looks for an open one).
+ */
+export function labAddress(chapter) {
+  const { algorithm, rows, cols, start, closed } = chapter.settings;
+  const example = LAB_EXAMPLES[algorithm];
+  if (!example || closed) return null;
+  const square = nameOf(start[0] * cols + start[1], rows, cols);
+  const query = new URLSearchParams({ example, rows, cols, start: square });
+  return `/lab?${query}`;
 }

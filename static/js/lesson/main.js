@@ -10,7 +10,7 @@ import { CodePanel } from "../lanes/code-panel.js";
 import { wakeFrames } from "../lanes/frame-loop.js";
 import { Lane } from "../lanes/lane.js";
 import { WatchConnection } from "../stream/connection.js";
-import { hashOf, nextPlace, parseHash, prevPlace } from "./chapters.js";
+import { hashOf, labAddress, nextPlace, parseHash, prevPlace } from "./chapters.js";
 import { LessonController } from "./controller.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -43,6 +43,9 @@ lesson.onChange = (place) => {
     if (on) button.setAttribute("aria-current", "step");
     else button.removeAttribute("aria-current");
   }
+  const lab = labAddress(chapters[place.chapter]); // write this search in the code lab
+  role("lab").hidden = !lab;
+  if (lab) role("lab").firstElementChild.href = lab;
   const hash = hashOf(chapters, place);
   if (location.hash !== hash) history.replaceState(null, "", hash);
   showButtons();
