@@ -103,6 +103,10 @@ export class Stage {
     setData(this.page, "gen", state?.gen ?? 0);
     setData(this.page, "follow", phase);
     setData(this.page, "target", follower.target(now));
+    // what the clock follows: the room's state (its seq), or the teacher's control on the
+    // way (the intent's seq); a page stuck short of the class says which here
+    setData(this.page, "seq", state?.seq ?? 0);
+    setData(this.page, "intent", follower.intent?.seq ?? "");
     this._showProgress(now, phase);
     return phase;
   }
