@@ -2,12 +2,14 @@
 // student (docs/protocol.md, "The code lab in a class"), shows the teacher's exercise (its
 // words, its board fixed), starts from the exercise's example program, and submits the
 // editor's program under the student's one name in the room (class/identity.js). The
-// teacher's page checks it; the student's own result comes back as `lab_result`.
+// teacher's page checks it; the student's own result comes back as `lab_result`. A
+// lesson's chapter opens the lab on its board from its start (`linkedStart`).
 
 import { RoomIdentity } from "../class/identity.js";
 import { exerciseWords, failureText } from "../class/lab-words.js";
 import { ClassRoom } from "../class/room.js";
 import { formatNumber, t } from "../core/i18n.js";
+import { parseSquare } from "../core/squares.js";
 import { relabelShown, showSubmission, takeShown } from "./shown.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -30,6 +32,15 @@ export function sourceProblem(source) {
  * class's submission (`?show=KEY`, lab/shown.js), or neither. `run()` runs the editor's
  * program; the others are ClassLab's.
  */
+/**
+ * The start square a lesson's chapter links here with (`?start=a5`, on the board its
+ * `rows` and `cols` gave the page's fields), or null.
+ */
+export function linkedStart(address, { rows, cols }) {
+  const square = parseSquare(address.get("start") ?? "", rows, cols);
+  return square ? square[0] * cols + square[1] : null;
+}
+
 export function openedFrom(address, { page, form, editor, programs, onStart, run }) {
   const code = address.get("class");
   const classLab = code && new ClassLab({ code, page, form, editor, programs, onStart });

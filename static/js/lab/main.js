@@ -8,7 +8,7 @@
 import { formatNumber, t } from "../core/i18n.js";
 import { bindLanguageSwitch, startLanguage } from "../core/language.js";
 import { articleOrderings } from "../core/orderings.js";
-import { KNIGHT_JUMPS, nameOf, parseSquare } from "../core/squares.js";
+import { KNIGHT_JUMPS, nameOf } from "../core/squares.js";
 import { exposeForTests } from "../core/test-hook.js";
 import { wakeFrames } from "../lanes/frame-loop.js";
 import { Lane } from "../lanes/lane.js";
@@ -18,7 +18,7 @@ import { windowFor } from "../lanes/speed.js";
 import { Transport } from "../lanes/transport.js";
 import { WatchConnection } from "../stream/connection.js";
 import { WatchPlayback } from "../watch/playback.js";
-import { openedFrom } from "./class-lab.js";
+import { linkedStart, openedFrom } from "./class-lab.js";
 import { LabEditor } from "./editor.js";
 import { runMessage } from "./messages.js";
 import { LabRunner } from "./runner.js";
@@ -49,13 +49,7 @@ const programs = Object.fromEntries(
 );
 
 let settings = readSettings(null);
-// a lesson's chapter links here with its board (the page's fields) and its start
-const linkedStart = parseSquare(
-  new URLSearchParams(location.search).get("start") ?? "",
-  settings.rows,
-  settings.cols,
-);
-if (linkedStart) settings.start = linkedStart[0] * settings.cols + linkedStart[1];
+settings.start = linkedStart(new URLSearchParams(location.search), settings) ?? settings.start;
 let recording = null; // the last run's
 let said = null; // the message shown: {key?, kind, text, line} re-worded on a language switch
 let socket = null;
@@ -271,8 +265,7 @@ $("#lab-example").addEventListener("change", (event) => {
   editor.text = programs[event.target.value] ?? editor.text;
 });
 
-// opened from a class (the teacher's exercise decides the board), or showing a class's
-// submission on the projector (lab/class-lab.js)
+// opened from a class (its exercise fixes the board), or a submission shown (lab/class-lab.js)
 const opened = openedFrom(new URLSearchParams(location.search), {
   ...{ page, form, editor, programs, run },
   onStart: fixStart,
