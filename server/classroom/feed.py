@@ -33,10 +33,12 @@ No Flask here: the web layer passes ``emit``, ``start_task`` and ``in_context``.
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
 
 from ..db import is_busy
+from ..engine import questions
 from ..stream.race import Race
 from ..stream.timeline import SNAPSHOT_TAIL
 from . import clock, lease, quiz, rooms
@@ -358,9 +360,9 @@ class RoomFeed:
             timeline = self.replica.at(room, index + ahead)
         return timeline.snapshot(index, ahead=ahead)
 
-    def find_question(self, room, start: int, seconds: float) -> quiz.Found:
-        """The first position at or after ``start`` where the room's search moves on with
-        a choice (a quiz question), computing the search there if it has not got there.
+    def find_question(self, room, start: int, seconds: float, kind: str = "next") -> quiz.Found:
+        """The first position at or after ``start`` where a question of ``kind`` can be
+        asked about the room's search, computing the search there if it has not got there.
 
         Bounded: a run of backtracks is never longer than the board has squares, so a
         move comes within a window of twice that (or the search ends: ``cannot-ask``);
@@ -371,7 +373,10 @@ class RoomFeed:
         timeline = self.timeline if owner else self.replica.at(room, start)
         asked = timeline.first  # a race's quiz is about its first lane
         counts = asked.demo.counts
-        window = 2 * asked.board.rows * asked.board.cols + 2
+        board = asked.board
+        closed = bool(clock.settings_of(room).get("closed"))
+        rng = random.Random(f"{room.code}:{room.gen}:{start}:{kind}")
+        window = 2 * board.rows * board.cols + 2
         for _attempt in range(3):
             upto = start + window
             if timeline.end is None and timeline.frontier < upto:
@@ -381,10 +386,14 @@ class RoomFeed:
                         self._unsaved.extend((room.gen, state) for state in made)
                 if timeline.end is None and timeline.frontier < upto:
                     raise ClassError("busy", "class.error.busy.computing")
-            found = quiz.first_question(asked.snapshot(start, tail=0, ahead=window), counts)
-            if found is not None:
+            ended = asked.end is not None and upto >= asked.end["total"]
+            snapshot = asked.snapshot(start, tail=0, ahead=window)
+            found = quiz.first_question(
+                snapshot, counts, board, kind, closed=closed, ended=ended, rng=rng, seconds=seconds
+            )
+            if found is not None and found is not questions.MORE:
                 return found
-            if asked.end is not None and upto >= asked.end["total"]:
+            if ended or kind in quiz.WHERE_THE_CLASS_IS:
                 break
             start = upto
-        raise ClassError("cannot-ask", "class.error.cannot-ask.end")
+        raise ClassError("cannot-ask", quiz.cannot_ask_key(kind))

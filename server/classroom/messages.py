@@ -29,6 +29,7 @@ from .quiz_messages import (
     QuizAnswerMessage,
     QuizAskMessage,
     QuizEnterMessage,
+    QuizPhaseMessage,
     QuizQuestionMessage,
     QuizRemoveMessage,
 )
@@ -66,6 +67,7 @@ MESSAGES: dict[str, type[Message]] = {
     "quiz_enter": QuizEnterMessage,
     "quiz_answer": QuizAnswerMessage,
     "quiz_ask": QuizAskMessage,
+    "quiz_phase": QuizPhaseMessage,
     "quiz_reveal": QuizQuestionMessage,
     "quiz_why": QuizQuestionMessage,
     "quiz_state": EmptyMessage,
@@ -79,7 +81,8 @@ MESSAGES: dict[str, type[Message]] = {
 }
 ERRORS = {
     "bad-request": "a payload that is not an object; a field missing, of the wrong type or"
-    " out of its range (the message names the field); `join` on a connection that joined",
+    " out of its range (the message names the field); `join` on a connection that joined;"
+    " `quiz_answer` with both or neither of `square` and `value`",
     "bad-board": "`settings`, `lab_exercise`: the board or the start as `/watch`'s `start`"
     " refuses them; `lab_exercise`: also a board without holes that has no tour from the"
     " start",
@@ -93,7 +96,7 @@ ERRORS = {
     "bad-token": "a `token` that is not the room's",
     "not-joined": "a message other than `join` before joining",
     "not-teacher": "a teacher's message (`settings`, `control`, `lesson`, `puzzle`, `close`,"
-    " `quiz_ask`, `quiz_reveal`, `quiz_why`, `quiz_remove`, `clear_attempts`,"
+    " `quiz_ask`, `quiz_phase`, `quiz_reveal`, `quiz_why`, `quiz_remove`, `clear_attempts`,"
     " `lab_exercise`, `lab_checked`) from a student",
     "unknown-chapter": "`lesson`: no chapter of the lesson has this id",
     "bad-step": "`lesson`: a step the chapter does not have (its steps count from 0)",
@@ -123,8 +126,13 @@ ERRORS = {
     " has 200 messages waiting), or `quiz_ask` where the search is still computing towards"
     " the class: nothing changed, try again",
     "bad-square": "`quiz_answer`: a square off the demo's board",
-    "no-question": "`quiz_answer`, `quiz_reveal`, `quiz_why`: no open question, or not this number",
-    "revealed": "`quiz_answer` after the question's reveal",
+    "bad-answer": "`quiz_answer`: a `value` out of the question's range",
+    "voting-closed": "`quiz_answer` to a peer question between its two votes (`tally`, `discuss`)",
+    "bad-phase": "`quiz_phase` for a question asked once, or out of order (the steps go"
+    " `vote`, `tally`, `discuss`, `revote`; the talk may be skipped)",
+    "no-question": "`quiz_answer`, `quiz_phase`, `quiz_reveal`, `quiz_why`: no open question,"
+    " or not this number",
+    "revealed": "`quiz_answer` or `quiz_phase` after the question's reveal",
     "not-yours": "`quiz_answer` for another student than the connection's own",
     "not-entered": "`quiz_answer`, `lab_submit`, or `solve` without a `name`, before `quiz_enter`",
     "not-student": "`quiz_enter`, `quiz_answer`, `solve` or `lab_submit` from the teacher",
@@ -132,8 +140,9 @@ ERRORS = {
     "already-entered": "`quiz_enter` as another student than the one this connection, or"
     " this browser (its `kt_player` cookie), entered the room as",
     "unknown-student": "`quiz_remove` or `clear_attempts` for a student the room does not have",
-    "cannot-ask": "`quiz_ask` with no move left to ask about (the search ends before one,"
-    " a construction, no demo yet): the message says which",
+    "cannot-ask": "`quiz_ask` with nothing left to ask about (the search ends before a"
+    " position of the kind, a construction, no demo yet, a board with a tour asked why it"
+    " has none, a tour the hint search could not decide): the message says which",
     "question-open": "`control`, `settings` or `lesson` while a question is open: reveal it first;"
     " `quiz_ask` while one is",
     "not-revealed": "`quiz_why` before the reveal",

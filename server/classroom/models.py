@@ -175,8 +175,9 @@ class QuizStudent(db.Model):
 
 
 class QuizQuestion(db.Model):
-    """ "Where next?" at one position of the room's demo, and its answer (kept back until
-    ``revealed_at``)."""
+    """A question of one kind (server/engine/questions.py) at one position of the room's
+    demo, and its answer (kept back until ``revealed_at``); asked once, or as two votes
+    with the class's first tally between them (``mode`` peer, its step in ``phase``)."""
 
     __tablename__ = "class_questions"
     __table_args__ = (UniqueConstraint("code", "number", name="uq_class_questions_number"),)
@@ -189,14 +190,25 @@ class QuizQuestion(db.Model):
     gen: Mapped[int] = mapped_column(Integer)
     idx: Mapped[int] = mapped_column(Integer)  # the position: after this many events
     path: Mapped[str] = mapped_column(Text)  # JSON list of squares, start first
-    answer: Mapped[int] = mapped_column(Integer)  # the square the search moves to next
-    why: Mapped[str] = mapped_column(Text)  # JSON: algorithm, from, candidates, onward, tried
+    # the kind (engine KINDS), what it shows besides the position (JSON), and how many
+    # answers it takes: they are 0 .. answer_values - 1 (NULL: a square, asked before 0011)
+    kind: Mapped[str] = mapped_column(String(16), default="next", server_default="next")
+    subject: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
+    answer_values: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    answer: Mapped[int] = mapped_column(Integer)  # the right answer's value
+    why: Mapped[str] = mapped_column(Text)  # JSON: the kind's why, and the demo's algorithm
+    # "single", or "peer": vote, tally, discuss, revote (``phase``), then the reveal
+    mode: Mapped[str] = mapped_column(String(8), default="single", server_default="single")
+    phase: Mapped[str | None] = mapped_column(String(8), nullable=True)
     asked_at: Mapped[float] = mapped_column(Float)
     revealed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     why_shown: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class QuizAnswer(db.Model):
+    """A student's answer to a question in one vote (``round`` 1, or 2 for a peer
+    question's second vote), changeable until that vote closes."""
+
     __tablename__ = "class_answers"
 
     question_id: Mapped[int] = mapped_column(
@@ -205,7 +217,8 @@ class QuizAnswer(db.Model):
     student_id: Mapped[str] = mapped_column(
         ForeignKey("class_quiz_students.id", ondelete="CASCADE"), primary_key=True
     )
-    square: Mapped[int] = mapped_column(Integer)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    value: Mapped[int] = mapped_column(Integer)  # a square, a count, 1/0, a choice
     answered_at: Mapped[float] = mapped_column(Float)
 
 

@@ -1,27 +1,30 @@
-"""The class quiz "where next?": the teacher asks, each student taps a square, the reveal.
+"""The class quiz: the teacher asks, each student answers, the reveal.
 
 This module owns the questions (``class_questions``): where one is asked, holding the
-demo while it is open, the reveal and the "why"; the students' answers, the tallies,
-the scores and what each member sees of the quiz are in server/classroom/quiz_answers.py,
-the students themselves in students.py.
+demo while it is open, the reveal and the "why"; a peer question's two votes are stepped
+through in server/classroom/quiz_peer.py; the students' answers, the tallies, the scores
+and what each member sees of the quiz are in server/classroom/quiz_answers.py, the
+students themselves in students.py.
 
-A question is a position of the room's demo; its right answer is the square the room's
-search moves to next from that exact position, read from the search's own event stream.
-It is placed at the first position, from where the class stands, whose next event is a
-move with candidates (a backtrack or the root move asks nothing) and that nobody holds:
-never before the furthest index the class has been sent (``class_rooms.sent_upto``, the
-high-water mark of the feed and of every snapshot, on every process), since the feed
-leads a playing class.  The class is moved there, or plays on to it; the search computes
-what is needed on the spot (:meth:`~server.classroom.feed.RoomFeed.find_question`), so a
-paused room always has a question to ask until its search makes no move left.
+A question is one of the engine's kinds (server/engine/questions.py: where next, a
+square's onward count, Warnsdorff's pick, the steps back, the frame that carries on,
+whether a tour is still possible, the board's obstacle) at a position of the room's
+demo; an answer read from the search (where next, the steps back, the frame) comes from
+the search's own event stream.  It is placed at the first position, from where the
+class stands, where its kind can be asked and that nobody holds: never before the
+furthest index the class has been sent (``class_rooms.sent_upto``, the high-water mark
+of the feed and of every snapshot, on every process), since the feed leads a playing
+class.  The class is moved there, or plays on to it; the search computes what is needed
+on the spot (:meth:`~server.classroom.feed.RoomFeed.find_question`), so a paused room
+always has a question to ask until its search makes no move left.
 
 Until the reveal nothing about the answer leaves the server for the students: the
-question event carries the position only, acknowledgements echo the student's own
-square, and no member ever holds an event past the question.  From the ask to the
-reveal the demo is held at the question (``class_rooms.held_at``: the feed and
-snapshots stop there, see :func:`server.classroom.lease.claim_sent`, and the class's
-index goes no further, see :func:`server.classroom.clock.room_index`); the teacher's
-controls, new settings and lesson steps are refused with ``question-open``.
+question event carries the position and the kind's subject only, acknowledgements echo
+the student's own answer, and no member ever holds an event past the question.  From
+the ask to the reveal the demo is held at the question (``class_rooms.held_at``: the
+feed and snapshots stop there, see :func:`server.classroom.lease.claim_sent`, and the
+class's index goes no further, see :func:`server.classroom.clock.room_index`); the
+teacher's controls, new settings and lesson steps are refused with ``question-open``.
 
 Everything is in the database (server/classroom/models.py), so any process answers
 any member.  No Flask here.
@@ -30,19 +33,33 @@ any member.  No Flask here.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..db import db
-from ..stream.encode import DecodedMove, decode
+from ..engine import questions
+from ..engine.board import Board
+from ..stream.encode import decode
 from .clock import room_index, settings_of
 from .messages import ClassError
 from .models import ClassRoom, QuizQuestion
 
 PREPARE_SECONDS = 0.5  # computing a question may take before the ask is answered ``busy``
 HELD_SECONDS = 0.05  # ... and, while the room's row is locked, what is left of it
+KINDS = questions.KINDS
+# the kinds whose answer is a square of the board (the others: a count, 1/0, a choice)
+SQUARE_KINDS = frozenset({"next", "pick", "frame"})
+# kinds asked where the class stands or not at all: looking further on would not help
+WHERE_THE_CLASS_IS = frozenset({"obstacle", "possible"})
+_CANNOT_ASK = {"obstacle": "has-tour", "possible": "undecided"}
+
+
+def cannot_ask_key(kind: str) -> str:
+    """The words of ``cannot-ask`` when no position of the demo takes a ``kind``."""
+    return f"class.error.cannot-ask.{_CANNOT_ASK.get(kind, 'end')}"
 
 
 def open_question(code: str) -> QuizQuestion | None:
@@ -60,29 +77,46 @@ def check_not_held(room: ClassRoom) -> None:
 @dataclass(frozen=True)
 class Found:
     """Where a question can be asked: the position after ``index`` events (``path``) and
-    the move the search makes from it (``move``, the answer's event)."""
+    the engine's question there (its answer, subject and why)."""
 
     index: int
     path: list[int]
-    move: DecodedMove
+    question: questions.Question
 
 
-def first_question(snapshot: dict, counts: bool) -> Found | None:
-    """The first position in ``snapshot`` (from its ``index`` on) whose next event is a
-    move with candidates to choose between; None when its events hold none.
+def first_question(
+    snapshot: dict,
+    counts: bool,
+    board: Board,
+    kind: str = "next",
+    *,
+    closed: bool = False,
+    ended: bool = False,
+    rng: random.Random | None = None,
+    seconds: float = PREPARE_SECONDS,
+) -> Found | object | None:
+    """The first position in ``snapshot`` (from its ``index`` on) where a question of
+    ``kind`` can be asked; None when its events hold none, :data:`questions.MORE` when the
+    answer runs past them (``ended``: they run to the search's end).
 
-    A backtrack is skipped (the teacher asks where the knight goes, never "back"), and
-    so is the root move, which places the knight and chooses nothing.
+    ``next`` skips a backtrack (the teacher asks where the knight goes, never "back") and
+    the root move, which places the knight and chooses nothing.
     """
     path = list(snapshot["path"])  # the position after ``at`` events
-    for position, event in enumerate(decode(snapshot["events"], counts), snapshot["at"]):
-        if position >= snapshot["index"] and isinstance(event, DecodedMove) and event.candidates:
-            return Found(position, path, event)
-        if isinstance(event, DecodedMove):
+    events = list(decode(snapshot["events"], counts))
+    skip = max(0, snapshot["index"] - snapshot["at"])
+    for event in events[:skip]:
+        if event.kind == "move":
             path.append(event.square)
         else:
             path.pop()
-    return None
+    placed = questions.first(
+        kind, board, path, events[skip:], closed=closed, ended=ended, rng=rng, seconds=seconds
+    )
+    if placed is None or placed is questions.MORE:
+        return placed
+    index = snapshot["at"] + skip + placed.offset
+    return Found(index, list(placed.path), placed.question)
 
 
 @dataclass(frozen=True)
@@ -93,22 +127,33 @@ class Asked:
     moved: dict | None
 
 
-def ask(room: ClassRoom, at: float, find, *, play: bool = False) -> Asked:
-    """A new question at the first position, from where the class stands, that nobody
-    holds the answer of: where the class is, or as far as it has been sent.
+def ask(
+    room: ClassRoom,
+    at: float,
+    find,
+    *,
+    play: bool = False,
+    kind: str = "next",
+    peer: bool = False,
+) -> Asked:
+    """A new question of ``kind`` at the first position, from where the class stands, that
+    nobody holds the answer of: where the class is, or as far as it has been sent.
 
-    ``find(start, seconds)`` is the demo's first :class:`Found` at or after ``start``
-    (computed, for at most ``seconds``, if the search has not got there; never sent to
-    anyone); it raises ``cannot-ask`` when the search has no move left, or ``busy``
-    while it is still far behind.  It is called once before the transaction, which
-    computes what the question needs while no lock is held, and once inside it, where
-    that is done (a feed sending meanwhile only moves the mark over what was computed).
+    ``find(start, seconds, kind)`` is the demo's first :class:`Found` of that kind at or
+    after ``start`` (computed, for at most ``seconds``, if the search has not got there;
+    never sent to anyone); it raises ``cannot-ask`` when the search has no such position
+    left, or ``busy`` while it is still far behind.  It is called once before the
+    transaction, which computes what the question needs while no lock is held, and once
+    inside it, where that is done (a feed sending meanwhile only moves the mark over what
+    was computed).
 
     The class is moved there: paused at once (``play`` False), or playing on at its
-    speed until it reaches the question (``play``).  One transaction: the hold is taken
-    first (an UPDATE of the room's row, so a feed sending at the same moment either went
-    first and moved the mark, or waits and stops at the question), then the mark is read
-    and the question placed.  Anything refused leaves the room as it was.
+    speed until it reaches the question (``play``).  ``peer`` asks it as peer instruction:
+    two votes with the class's first tally between them (server/classroom/quiz_peer.py).
+    One transaction: the hold is taken first (an UPDATE of the room's row, so a feed
+    sending at the same moment either went first and moved the mark, or waits and stops
+    at the question), then the mark is read and the question placed.  Anything refused
+    leaves the room as it was.
     """
     code = room.code
     if open_question(code) is not None:
@@ -117,16 +162,16 @@ def ask(room: ClassRoom, at: float, find, *, play: bool = False) -> Asked:
         raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
     if settings_of(room)["algorithm"] == "construct":
         raise ClassError("cannot-ask", "class.error.cannot-ask.construct")
-    find(max(room_index(room, at, held=False), room.sent_upto), PREPARE_SECONDS)
+    find(max(room_index(room, at, held=False), room.sent_upto), PREPARE_SECONDS, kind)
     db.session.rollback()  # no read transaction left open while the hold is taken
     try:
-        return _ask_held(room, at, find, play)
+        return _ask_held(room, at, find, play, kind, peer)
     except BaseException:
         db.session.rollback()
         raise
 
 
-def _ask_held(room: ClassRoom, at: float, find, play: bool) -> Asked:
+def _ask_held(room: ClassRoom, at: float, find, play: bool, kind: str, peer: bool) -> Asked:
     code, gen = room.code, room.gen
     held = db.session.execute(
         update(ClassRoom)
@@ -139,16 +184,9 @@ def _ask_held(room: ClassRoom, at: float, find, play: bool) -> Asked:
     db.session.refresh(room)  # the row as this transaction holds it
     board = room_index(room, at, held=False)  # where the class stands
     start = max(board, room.sent_upto)  # nobody holds anything from here on
-    found = find(start, HELD_SECONDS)  # computed already, but for what was sent meanwhile
-    settings = settings_of(room)
-    move = found.move
-    why = {
-        "algorithm": settings["algorithm"],
-        "from": found.path[-1],
-        "candidates": list(move.candidates),
-        "onward": list(move.onward) if move.onward is not None else None,
-        "tried": move.candidates.index(move.square),  # the ones before failed (or were cut)
-    }
+    found = find(start, HELD_SECONDS, kind)  # computed already, but for what was sent since
+    written = found.question
+    why = {"algorithm": settings_of(room)["algorithm"], **written.why}
     number = (
         db.session.scalar(
             select(func.max(QuizQuestion.number)).where(QuizQuestion.code == room.code)
@@ -161,8 +199,13 @@ def _ask_held(room: ClassRoom, at: float, find, play: bool) -> Asked:
         gen=room.gen,
         idx=found.index,
         path=json.dumps(found.path),
-        answer=move.square,
+        kind=written.kind,
+        subject=json.dumps(written.subject),
+        answer_values=written.values,
+        answer=written.answer,
         why=json.dumps(why),
+        mode="peer" if peer else "single",
+        phase="vote" if peer else None,
         asked_at=at,
         revealed_at=None,
         why_shown=False,
@@ -188,20 +231,21 @@ def _ask_held(room: ClassRoom, at: float, find, play: bool) -> Asked:
         moved = {
             "from": board,
             "to": found.index,
-            "reason": _why_moved(board, start, found.index, room.sent_upto),
+            "reason": _why_moved(board, start, room.sent_upto, kind),
             "play": plays_on,
         }
     return Asked(question, moved)
 
 
-def _why_moved(board: int, start: int, index: int, sent: int) -> str:
+def _why_moved(board: int, start: int, sent: int, kind: str) -> str:
     """Why a question is not where the class stood: ``sent-ahead`` (the class had been
-    sent events past it), ``root`` (the knight was not placed yet), ``backtrack``."""
+    sent events past it), ``root`` (the knight was not placed yet), ``backtrack`` (where
+    next: the search steps back first), ``fits`` (the first position its kind fits)."""
     if sent > board:
         return "sent-ahead"
     if start == 0:
         return "root"
-    return "backtrack"
+    return "backtrack" if kind == "next" else "fits"
 
 
 def find_question(room: ClassRoom, number: int) -> QuizQuestion:
@@ -240,13 +284,27 @@ def show_why(room: ClassRoom, number: int) -> QuizQuestion:
     return question
 
 
+def answer_values(question: QuizQuestion, settings: dict) -> int:
+    """How many answers ``question`` takes (0 .. n - 1): a square of the board for the
+    questions asked before there were kinds."""
+    if question.answer_values is not None:
+        return question.answer_values
+    return settings["rows"] * settings["cols"]
+
+
 def public_question(question: QuizQuestion) -> dict:
-    """What everyone may see of a question before its reveal: the position, no answer."""
+    """What everyone may see of a question before its reveal: the position, the kind and
+    its subject, the vote it is at; no answer."""
     return {
         "question": question.number,
         "gen": question.gen,
         "index": question.idx,
         "path": json.loads(question.path),
+        "kind": question.kind,
+        "subject": json.loads(question.subject),
+        "values": question.answer_values,
+        "mode": question.mode,
+        "phase": question.phase,
         "revealed": question.revealed_at is not None,
     }
 

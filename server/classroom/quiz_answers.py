@@ -1,31 +1,41 @@
 """The class quiz's answers and scores, and what each member sees of the quiz.
 
-A student's answer to the open question (``class_answers``, one per student and
-question, changeable until the reveal); the tally the teacher watches; the reveal's
-right square and distribution; each student's right answers over the revealed
-questions.  The views say who sees what: a student never another student's answer,
-nobody the answer before its reveal (the questions themselves are in
-server/classroom/quiz.py).  No Flask here.
+A student's answer to the open question (``class_answers``, one per student, question
+and vote, changeable until that vote closes); the tally the teacher watches; the
+reveal's right answer, the class's distribution and, for a peer question, the first
+vote's and how the class moved between the two; each student's right answers over the
+revealed questions, counted by their last vote.  The views say who sees what: a
+student never another student's answer, nobody the answer before its reveal (the
+questions themselves are in server/classroom/quiz.py, their votes in quiz_peer.py).
+No Flask here.
 """
 
 from __future__ import annotations
 
 import hmac
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, select
 
 from ..db import db
 from .clock import settings_of
 from .messages import ClassError
 from .models import ClassRoom, QuizAnswer, QuizQuestion, QuizStudent
-from .quiz import latest_question, open_question, public_question, why_of
+from .quiz import (
+    SQUARE_KINDS,
+    answer_values,
+    latest_question,
+    open_question,
+    public_question,
+    why_of,
+)
 from .quiz_messages import QuizAnswerMessage
+from .quiz_peer import first_tally_shown, rounds, voting_round
 
 
 def answer(
     room: ClassRoom, student: QuizStudent, request: QuizAnswerMessage, at: float
 ) -> QuizAnswer:
-    """Record (or change) ``student``'s square for the open question."""
+    """Record (or change) ``student``'s answer to the open question, in its open vote."""
     if request.student is not None and not hmac.compare_digest(request.student, student.id):
         raise ClassError("not-yours")
     question = open_question(room.code)
@@ -38,77 +48,161 @@ def answer(
         if asked is not None and asked.revealed_at is not None:
             raise ClassError("revealed")
         raise ClassError("no-question")
-    settings = settings_of(room)
-    if not 0 <= request.square < settings["rows"] * settings["cols"]:
-        raise ClassError("bad-square", max=settings["rows"] * settings["cols"] - 1)
-    record = db.session.get(QuizAnswer, (question.id, student.id))
+    vote = voting_round(question)
+    value = request.answer
+    values = answer_values(question, settings_of(room))
+    if not 0 <= value < values:
+        if question.kind in SQUARE_KINDS:
+            raise ClassError("bad-square", max=values - 1)
+        raise ClassError("bad-answer", max=values - 1)
+    record = db.session.get(QuizAnswer, (question.id, student.id, vote))
     if record is None:
         record = QuizAnswer(
-            question_id=question.id, student_id=student.id, square=request.square, answered_at=at
+            question_id=question.id, student_id=student.id, round=vote, value=value, answered_at=at
         )
         db.session.add(record)
     else:
-        record.square, record.answered_at = request.square, at
+        record.value, record.answered_at = value, at
     db.session.commit()
     return record
 
 
-def tally(question: QuizQuestion) -> list[list[int]]:
-    """``[[square, answers], ...]``, most chosen first."""
+def _counted(rows) -> list[list[int]]:
+    return sorted(([value, count] for value, count in rows), key=lambda p: (-p[1], p[0]))
+
+
+def tally(question: QuizQuestion, vote: int = 1) -> list[list[int]]:
+    """``[[value, answers], ...]`` of one vote, most chosen first."""
     rows = db.session.execute(
-        select(QuizAnswer.square, func.count())
-        .where(QuizAnswer.question_id == question.id)
-        .group_by(QuizAnswer.square)
+        select(QuizAnswer.value, func.count())
+        .where(QuizAnswer.question_id == question.id, QuizAnswer.round == vote)
+        .group_by(QuizAnswer.value)
     )
-    return sorted(([square, count] for square, count in rows), key=lambda p: (-p[1], p[0]))
+    return _counted(rows)
+
+
+def _last_votes():
+    """Each student's last vote on each question: (question_id, student_id, round)."""
+    return (
+        select(
+            QuizAnswer.question_id,
+            QuizAnswer.student_id,
+            func.max(QuizAnswer.round).label("round"),
+        )
+        .group_by(QuizAnswer.question_id, QuizAnswer.student_id)
+        .subquery()
+    )
+
+
+def _final():
+    """``class_answers`` joined to each student's last vote only (a select to add to)."""
+    last = _last_votes()
+    return select(QuizAnswer).join(
+        last,
+        and_(
+            QuizAnswer.question_id == last.c.question_id,
+            QuizAnswer.student_id == last.c.student_id,
+            QuizAnswer.round == last.c.round,
+        ),
+    )
+
+
+def final_tally(question: QuizQuestion) -> list[list[int]]:
+    """The class's answers by each student's last vote, most chosen first."""
+    final = _final().where(QuizAnswer.question_id == question.id).subquery()
+    rows = db.session.execute(select(final.c.value, func.count()).group_by(final.c.value))
+    return _counted(rows)
+
+
+def moves(question: QuizQuestion) -> dict:
+    """How the class moved between a peer question's two votes: ``[[first, second,
+    students], ...]`` for the students who voted twice, and the four counts of right and
+    wrong (a student who did not vote again kept their first vote)."""
+    first = dict(
+        db.session.execute(
+            select(QuizAnswer.student_id, QuizAnswer.value).where(
+                QuizAnswer.question_id == question.id, QuizAnswer.round == 1
+            )
+        ).all()
+    )
+    second = dict(
+        db.session.execute(
+            select(QuizAnswer.student_id, QuizAnswer.value).where(
+                QuizAnswer.question_id == question.id, QuizAnswer.round == 2
+            )
+        ).all()
+    )
+    pairs: dict[tuple[int, int], int] = {}
+    shift = {"right_right": 0, "wrong_right": 0, "right_wrong": 0, "wrong_wrong": 0}
+    for student, before in first.items():
+        after = second.get(student, before)
+        pairs[(before, after)] = pairs.get((before, after), 0) + 1
+        was = "right" if before == question.answer else "wrong"
+        now = "right" if after == question.answer else "wrong"
+        shift[f"{was}_{now}"] += 1
+    late = [v for s, v in second.items() if s not in first]  # voted only the second time
+    changes = sorted(([a, b, n] for (a, b), n in pairs.items()), key=lambda r: (-r[2], r[:2]))
+    return {"changes": changes, "shift": shift, "second_only": len(late)}
 
 
 def revealed(question: QuizQuestion) -> dict:
-    """The reveal, for everyone: the right square and the class's distribution."""
-    distribution = tally(question)
-    return {
+    """The reveal, for everyone: the right answer and the class's distribution (by each
+    student's last vote); a peer question's first vote and how the class moved."""
+    distribution = final_tally(question)
+    out = {
         "question": question.number,
         "answer": question.answer,
         "distribution": distribution,
-        "answers": sum(count for _square, count in distribution),
+        "answers": sum(count for _value, count in distribution),
     }
+    if question.mode == "peer":
+        first = tally(question, 1)
+        out["first"] = {"distribution": first, "answers": sum(n for _v, n in first)}
+        out["rounds"] = rounds(question)
+        out["moves"] = moves(question)
+    return out
+
+
+def first_tally(question: QuizQuestion) -> dict | None:
+    """A peer question's first vote once it is shown (no answer in it), else None."""
+    if not first_tally_shown(question):
+        return None
+    first = tally(question, 1)
+    return {"question": question.number, "tally": first, "answers": sum(n for _v, n in first)}
 
 
 def teacher_tally(question: QuizQuestion, students: int) -> dict:
-    distribution = tally(question)
+    """The open vote's tally (the second once it opened) and how many students are here."""
+    vote = rounds(question)
+    distribution = tally(question, vote)
     return {
         "question": question.number,
+        "round": vote,
         "tally": distribution,
-        "answers": sum(count for _square, count in distribution),
+        "answers": sum(count for _value, count in distribution),
         "students": students,
     }
 
 
 def scores(room: ClassRoom) -> dict:
-    """Each student's right answers over the room's revealed questions, best first."""
+    """Each student's right answers over the room's revealed questions (their last vote
+    on each), best first."""
     revealed_ids = select(QuizQuestion.id).where(
         QuizQuestion.code == room.code, QuizQuestion.revealed_at.is_not(None)
     )
     questions = db.session.scalar(select(func.count()).select_from(revealed_ids.subquery())) or 0
-    right = dict(
-        db.session.execute(
-            select(QuizAnswer.student_id, func.count())
-            .join(QuizQuestion, QuizQuestion.id == QuizAnswer.question_id)
-            .where(
-                QuizQuestion.code == room.code,
-                QuizQuestion.revealed_at.is_not(None),
-                QuizAnswer.square == QuizQuestion.answer,
-            )
-            .group_by(QuizAnswer.student_id)
-        ).all()
-    )
-    answered = dict(
-        db.session.execute(
-            select(QuizAnswer.student_id, func.count())
-            .where(QuizAnswer.question_id.in_(revealed_ids))
-            .group_by(QuizAnswer.student_id)
-        ).all()
-    )
+    final = _final().where(QuizAnswer.question_id.in_(revealed_ids)).subquery()
+    counted = db.session.execute(
+        select(
+            final.c.student_id,
+            func.count(),
+            func.count().filter(final.c.value == QuizQuestion.answer),
+        )
+        .join(QuizQuestion, QuizQuestion.id == final.c.question_id)
+        .group_by(final.c.student_id)
+    ).all()
+    answered = {student: n for student, n, _right in counted}
+    right = {student: n for student, _n, n in counted}
     students = db.session.scalars(select(QuizStudent).where(QuizStudent.code == room.code))
     rows = [
         {
@@ -128,24 +222,38 @@ def own_score(room: ClassRoom, student: QuizStudent) -> dict:
     student's page must not cost what the room's size does)."""
     revealed = (QuizQuestion.code == room.code, QuizQuestion.revealed_at.is_not(None))
     questions = db.session.scalar(select(func.count(QuizQuestion.id)).where(*revealed)) or 0
+    final = _final().where(QuizAnswer.student_id == student.id).subquery()
     answered, right = db.session.execute(
         select(
-            func.count(QuizAnswer.question_id),
-            func.count(QuizAnswer.question_id).filter(QuizAnswer.square == QuizQuestion.answer),
+            func.count(final.c.question_id),
+            func.count(final.c.question_id).filter(final.c.value == QuizQuestion.answer),
         )
-        .join(QuizQuestion, QuizQuestion.id == QuizAnswer.question_id)
-        .where(QuizAnswer.student_id == student.id, *revealed)
+        .join(QuizQuestion, QuizQuestion.id == final.c.question_id)
+        .where(*revealed)
     ).one()
     return {"questions": questions, "right": right or 0, "answered": answered or 0}
 
 
+def own_answers(question: QuizQuestion, student: QuizStudent) -> dict[int, int]:
+    """``{vote: value}``: one student's own answers to one question."""
+    rows = db.session.execute(
+        select(QuizAnswer.round, QuizAnswer.value).where(
+            QuizAnswer.question_id == question.id, QuizAnswer.student_id == student.id
+        )
+    )
+    return dict(rows.all())
+
+
 def student_view(room: ClassRoom, student: QuizStudent | None) -> dict:
-    """A student's quiz: the latest question (its reveal once revealed), their own answer
-    and score; never another student's answer, never the answer before the reveal."""
+    """A student's quiz: the latest question (its reveal once revealed), their own
+    answer (in the open vote, or their last once revealed; ``first``: a peer question's
+    first vote of theirs) and score; never another student's answer, never the answer
+    before the reveal."""
     question = latest_question(room.code)
     view: dict = {"question": None, "mine": None, "reveal": None, "why": None, "score": None}
     if question is not None:
         view["question"] = public_question(question)
+        view["first_tally"] = first_tally(question)
         if question.revealed_at is not None:
             view["reveal"] = revealed(question)
             if question.why_shown:
@@ -154,8 +262,11 @@ def student_view(room: ClassRoom, student: QuizStudent | None) -> dict:
         view["student"] = {"id": student.id, "name": student.name}
         view["score"] = own_score(room, student)
         if question is not None:
-            mine = db.session.get(QuizAnswer, (question.id, student.id))
-            view["mine"] = mine.square if mine is not None else None
+            mine = own_answers(question, student)
+            vote = max(mine) if question.revealed_at is not None and mine else rounds(question)
+            view["mine"] = mine.get(vote)
+            if question.mode == "peer":
+                view["first"] = mine.get(1)
     return view
 
 
@@ -167,6 +278,7 @@ def teacher_view(room: ClassRoom, students: int) -> dict:
         view["question"] = public_question(question)
         view["answer"] = question.answer
         view["tally"] = teacher_tally(question, students)
+        view["first_tally"] = first_tally(question)
         view["why"] = why_of(question)
         view["why_shown"] = question.why_shown
         if question.revealed_at is not None:

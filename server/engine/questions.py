@@ -34,9 +34,10 @@ random source (which square ``onward`` asks about) and a time budget.
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from .board import Board
 from .hints import hint
@@ -102,20 +103,26 @@ class Position:
         return [n for n in self.board.neighbours[square] if n not in seen]
 
 
+def where_next(knight: int, move, area: int) -> Question:
+    """``next`` at a position whose next event is ``move`` (a move with candidates) from
+    the knight's square, on a board of ``area`` squares."""
+    candidates = list(move.candidates)
+    why = {
+        "from": knight,
+        "candidates": candidates,
+        "onward": list(move.onward) if move.onward is not None else None,
+        "tried": candidates.index(move.square),  # the ones before it failed (or were cut)
+    }
+    return Question("next", move.square, area, {}, why)
+
+
 def _next(pos: Position, rng: random.Random, seconds: float):
     event = pos.next_event()
     if event is MORE:
         return MORE
     if event is None or event.kind != "move" or not event.candidates:
         return None
-    candidates = list(event.candidates)
-    why = {
-        "from": pos.knight,
-        "candidates": candidates,
-        "onward": list(event.onward) if event.onward is not None else None,
-        "tried": candidates.index(event.square),  # the ones before it failed (or were cut)
-    }
-    return Question("next", event.square, pos.board.area, {}, why)
+    return where_next(pos.knight, event, pos.board.area)
 
 
 def _onward(pos: Position, rng: random.Random, seconds: float):
@@ -210,10 +217,42 @@ def _frame(pos: Position, rng: random.Random, seconds: float):
     return Question("frame", frame, pos.board.area, {}, why)
 
 
+class _Decided:
+    """The last answers a search decided (a hint, a verdict), by their question: the same
+    position is asked twice (the class quiz computes before it locks the room, and again
+    under the lock with less time), and a decided answer never changes."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.answers: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key, compute, decided):
+        with self.lock:
+            if key in self.answers:
+                self.answers.move_to_end(key)
+                return self.answers[key]
+        answer = compute()
+        if decided(answer):
+            with self.lock:
+                self.answers[key] = answer
+                while len(self.answers) > self.size:
+                    self.answers.popitem(last=False)
+        return answer
+
+
+_HINTS = _Decided(256)
+_VERDICTS = _Decided(64)
+
+
 def _possible(pos: Position, rng: random.Random, seconds: float):
     if len(pos.path) >= pos.board.size:
         return None
-    answer = hint(pos.board, pos.path, closed=pos.closed, time_limit=seconds)
+    answer = _HINTS.get(
+        (pos.board, pos.path, pos.closed),
+        lambda: hint(pos.board, pos.path, closed=pos.closed, time_limit=seconds),
+        lambda found: found.verdict != "unknown",
+    )
     if answer.verdict == "unknown":
         return None
     why = {
@@ -226,14 +265,18 @@ def _possible(pos: Position, rng: random.Random, seconds: float):
     return Question("possible", int(answer.verdict == "completable"), 2, {}, why)
 
 
-@lru_cache(maxsize=64)
 def board_verdict(board: Board, closed: bool, start: int | None, seconds: float):
-    """The editor's verdict for the board and its start (cached: it is the board's, and a
-    proof by search may take seconds); None for a board past the editor's size."""
+    """The editor's verdict for the board and its start (kept once decided: it is the
+    board's, and a proof by search may take seconds); None for a board past the editor's
+    size."""
     if board.rows > MAX_SHAPE_SIDE or board.cols > MAX_SHAPE_SIDE:
         return None
     shape = Shape(board.rows, board.cols, board.blocked)
-    return decide(Puzzle(shape, closed, start), time_limit=seconds)
+    return _VERDICTS.get(
+        (board, closed, start),
+        lambda: decide(Puzzle(shape, closed, start), time_limit=seconds),
+        lambda verdict: verdict.tour is not None,
+    )
 
 
 def _obstacle(pos: Position, rng: random.Random, seconds: float):

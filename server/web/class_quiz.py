@@ -2,9 +2,9 @@
 
 Registered on :class:`~server.web.class_socket.ClassNamespace`, which answers their
 refusals; each validates its payload with its model (server/classroom/quiz_messages.py), calls it,
-and broadcasts: ``quiz_question``, ``quiz_reveal``, ``quiz_why`` and ``quiz_removed`` to
-the whole room, ``quiz_tally`` and ``quiz_scores`` to the teacher's pages only (through
-the hub's throttle: at most twice a second each, the latest).
+and broadcasts: ``quiz_question``, ``quiz_phase``, ``quiz_reveal``, ``quiz_why`` and
+``quiz_removed`` to the whole room, ``quiz_tally`` and ``quiz_scores`` to the teacher's
+pages only (through the hub's throttle: at most twice a second each, the latest).
 
 A student is one name in the room (:func:`identity`), for the quiz and the puzzle: one per
 connection, one per browser (its ``kt_player`` cookie, set by the students' page), and a
@@ -20,13 +20,14 @@ from functools import partial
 
 from flask import current_app, request
 
-from ..classroom import clock, presence, puzzles, quiz, quiz_answers, rooms, students
+from ..classroom import clock, presence, puzzles, quiz, quiz_answers, quiz_peer, rooms, students
 from ..classroom.messages import ClassError
 from ..classroom.models import QuizStudent
 from ..classroom.quiz_messages import (
     QuizAnswerMessage,
     QuizAskMessage,
     QuizEnterMessage,
+    QuizPhaseMessage,
     QuizQuestionMessage,
     QuizRemoveMessage,
 )
@@ -130,7 +131,8 @@ def identity(member, room, name: str | None) -> Entered:
 
 
 def on_quiz_answer(self, payload):
-    """``{question, square, student?}``: this student's square, changeable until the reveal."""
+    """``{question, square | value, student?}``: this student's answer in the open vote,
+    changeable until that vote closes."""
     member = self._member()
     room = self._room(member)
     request_ = QuizAnswerMessage.model_validate(payload)
@@ -139,21 +141,28 @@ def on_quiz_answer(self, payload):
     student = students.student_by_id(room, member.quiz_student)
     record = quiz_answers.answer(room, student, request_, rooms.now())
     tally_to_teacher(room.code)
-    return {"ok": True, "question": request_.question, "square": record.square}
+    return {"ok": True, "question": request_.question, "value": record.value, "round": record.round}
 
 
 def on_quiz_ask(self, payload):
-    """``{play?}``: ask "where next?" at the first position from where the class stands
-    that nobody holds the answer of; the class is moved there, or plays on to it
-    (``play``).  Everyone gets the new ``state``, then ``quiz_question``."""
+    """``{play?, kind?, peer?}``: ask a question of ``kind`` at the first position from
+    where the class stands that nobody holds the answer of; the class is moved there, or
+    plays on to it (``play``).  Everyone gets the new ``state``, then ``quiz_question``."""
     member = self._member()
     room = self._room(member, teacher=True)
-    play = QuizAskMessage.model_validate({} if payload is None else payload).play
+    message = QuizAskMessage.model_validate({} if payload is None else payload)
     feed = _hub().feed(room.code)
     if feed is None:  # pragma: no cover - the teacher's own join started it
         raise ClassError("cannot-ask", "class.error.cannot-ask.no-demo")
     code = room.code
-    asked = quiz.ask(room, rooms.now(), partial(feed.find_question, room), play=play)
+    asked = quiz.ask(
+        room,
+        rooms.now(),
+        partial(feed.find_question, room),
+        play=message.play,
+        kind=message.kind,
+        peer=message.peer,
+    )
     _hub().broadcast_state(code)
     self._to_room(
         "quiz_question", {**quiz.public_question(asked.question), "moved": asked.moved}, code
@@ -162,6 +171,27 @@ def on_quiz_ask(self, payload):
     state = clock.public_state(room, rooms.now())
     quiz_view = quiz_answers.teacher_view(room, _students(code))
     return {"ok": True, "state": state, "quiz": quiz_view, "moved": asked.moved}
+
+
+def on_quiz_phase(self, payload):
+    """``{question, phase}``: a peer question's next step; the room gets ``quiz_phase``
+    (with the first vote's tally from ``tally`` on: it tells no answer)."""
+    member = self._member()
+    room = self._room(member, teacher=True)
+    message = QuizPhaseMessage.model_validate(payload)
+    question = quiz_peer.set_phase(room, message.question, message.phase, rooms.now())
+    code = room.code
+    self._to_room("quiz_phase", _phase_event(question), code)
+    tally_to_teacher(code)  # the second vote's tally starts at nobody
+    return {"ok": True, "quiz": quiz_answers.teacher_view(room, _students(code))}
+
+
+def _phase_event(question) -> dict:
+    return {
+        "question": question.number,
+        "phase": question.phase,
+        "first_tally": quiz_answers.first_tally(question),
+    }
 
 
 def on_quiz_reveal(self, payload):

@@ -324,6 +324,7 @@ class ClassNamespace(AnsweringNamespace):
     on_quiz_enter = class_quiz.on_quiz_enter
     on_quiz_answer = class_quiz.on_quiz_answer
     on_quiz_ask = class_quiz.on_quiz_ask
+    on_quiz_phase = class_quiz.on_quiz_phase
     on_quiz_reveal = class_quiz.on_quiz_reveal
     on_quiz_why = class_quiz.on_quiz_why
     on_quiz_state = class_quiz.on_quiz_state

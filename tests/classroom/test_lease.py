@@ -12,6 +12,7 @@ from server.app import create_app
 from server.classroom import clock, lease, quiz, rooms
 from server.classroom.models import ClassRoom
 from server.db import db
+from server.engine.questions import where_next
 from server.engine.walker import WalkerState
 from server.stream.encode import DecodedMove
 from tests.classroom.helpers import T0, room_with_demo
@@ -93,8 +94,9 @@ def question_at(index: int):
     """A ``find`` for :func:`quiz.ask` whose demo moves with a choice only from ``index`` on
     (a stand-in for the room's search: the claims, not the search, are under test)."""
 
-    def find(start: int, seconds: float) -> quiz.Found:
-        return quiz.Found(max(start, index), [0, 7], DecodedMove(14, (11, 14), None))
+    def find(start: int, seconds: float, kind: str = "next") -> quiz.Found:
+        move = DecodedMove(14, (11, 14), None)
+        return quiz.Found(max(start, index), [0, 7], where_next(7, move, 25))
 
     return find
 

@@ -13,6 +13,7 @@ import pytest
 
 from server.classroom import clock, lease, quiz, rooms
 from server.classroom.messages import ClassError
+from server.engine import questions
 from server.stream.timeline import Timeline
 from tests.classroom.helpers import SETTINGS, T0, new_room, room_with_demo
 from tests.support.follower import first_index, next_event, reference
@@ -26,11 +27,11 @@ def finder(room):
     timeline = Timeline(clock.demo_of(room))
     window = 2 * timeline.board.rows * timeline.board.cols + 2
 
-    def find(start: int, seconds: float) -> quiz.Found:
+    def find(start: int, seconds: float, kind: str = "next") -> quiz.Found:
         timeline.extend(start + window)
         snapshot = timeline.snapshot(start, tail=0, ahead=window)
-        found = quiz.first_question(snapshot, timeline.demo.counts)
-        if found is None:
+        found = quiz.first_question(snapshot, timeline.demo.counts, timeline.board, kind)
+        if found is None or found is questions.MORE:
             raise ClassError("cannot-ask", "class.error.cannot-ask.end")
         return found
 
@@ -48,17 +49,20 @@ def test_the_first_question_is_a_move_with_a_choice(ctx):
     timeline.extend(200)
     backtrack = first_index(SETTINGS, lambda e: e < 0, start=10)
     for start in (0, 1, backtrack, backtrack + 1, 40):
-        found = quiz.first_question(timeline.snapshot(start, tail=0, ahead=100), False)
+        snapshot = timeline.snapshot(start, tail=0, ahead=100)
+        found = quiz.first_question(snapshot, False, timeline.board)
         index = max(start, 1)  # the root move places the knight: nothing to choose
         index = first_index(SETTINGS, lambda e: e >= 0, start=index)
         assert found.index == index, start
         assert found.path == reference(SETTINGS, index).path
-        assert found.move.square == next_event(SETTINGS, index)
-        assert found.move.square in found.move.candidates
+        assert found.question.answer == next_event(SETTINGS, index)
+        assert found.question.answer in found.question.why["candidates"]
     # a snapshot that ends on backtracks holds no question
     stop = first_index(SETTINGS, lambda e: e >= 0, start=backtrack)
     snapshot = timeline.snapshot(backtrack, tail=0, ahead=stop - backtrack)
-    assert quiz.first_question(snapshot, False) is None
+    # (look further: the search goes on), and none at all once those events end the search
+    assert quiz.first_question(snapshot, False, timeline.board) is questions.MORE
+    assert quiz.first_question(snapshot, False, timeline.board, ended=True) is None
 
 
 def test_a_question_is_asked_where_the_class_stands(ctx):
@@ -74,6 +78,11 @@ def test_a_question_is_asked_where_the_class_stands(ctx):
         "gen": room.gen,
         "index": index,
         "path": reference(SETTINGS, index).path,
+        "kind": "next",
+        "subject": {},
+        "values": 25,
+        "mode": "single",
+        "phase": None,
         "revealed": False,
     }  # no answer in it
     why = quiz.why_of(question)
@@ -158,7 +167,7 @@ def test_what_cannot_be_asked_leaves_the_room_as_it_was(ctx):
         quiz.ask(straight, T0, finder(straight))
     assert err.value.key == "class.error.cannot-ask.end"
 
-    def busy(start: int, seconds: float):
+    def busy(start: int, seconds: float, kind: str = "next"):
         raise ClassError("busy", "class.error.busy.computing")
 
     with pytest.raises(ClassError) as err:

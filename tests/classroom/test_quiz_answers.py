@@ -11,6 +11,7 @@ from server.classroom import quiz, quiz_answers, students
 from server.classroom.messages import ClassError
 from server.classroom.models import QuizQuestion
 from server.classroom.quiz_messages import QuizAnswerMessage
+from server.engine.questions import where_next
 from server.stream.encode import DecodedMove
 from tests.classroom.helpers import T0, room_with_demo, student
 
@@ -20,8 +21,9 @@ RIGHT = 11  # the square each question's search moves to (a 5x5 board)
 def ask(room, index: int) -> QuizQuestion:
     """A question at ``index`` whose right answer is :data:`RIGHT`."""
 
-    def find(start: int, seconds: float) -> quiz.Found:
-        return quiz.Found(max(start, index), [0, 7], DecodedMove(RIGHT, (14, RIGHT, 3), (2, 1, 3)))
+    def find(start: int, seconds: float, kind: str = "next") -> quiz.Found:
+        move = DecodedMove(RIGHT, (14, RIGHT, 3), (2, 1, 3))
+        return quiz.Found(max(start, index), [0, 7], where_next(7, move, 25))
 
     return quiz.ask(room, T0, find).question
 
@@ -42,8 +44,8 @@ def test_one_answer_per_student_changeable_until_the_reveal(ctx):
     ada, bob = student(room, "Ada"), student(room, "Bob")
     assert refusal(room, ada, 1, 3).code == "no-question"  # none asked yet
     question = ask(room, 5)
-    assert answer(room, ada, 1, 3).square == 3
-    assert answer(room, ada, 1, RIGHT, student=ada.id).square == RIGHT  # changed her mind
+    assert answer(room, ada, 1, 3).value == 3
+    assert answer(room, ada, 1, RIGHT, student=ada.id).value == RIGHT  # changed her mind
     answer(room, bob, 1, 3)
     assert quiz_answers.tally(question) == [[3, 1], [RIGHT, 1]]  # a tie: by square
     assert refusal(room, ada, 1, 3, student=bob.id).code == "not-yours"
@@ -64,6 +66,7 @@ def test_the_tally_and_the_reveal(ctx):
     assert quiz_answers.tally(question) == [[3, 3], [RIGHT, 2], [20, 1]]  # most chosen first
     assert quiz_answers.teacher_tally(question, 9) == {
         "question": 1,
+        "round": 1,
         "tally": [[3, 3], [RIGHT, 2], [20, 1]],
         "answers": 6,
         "students": 9,

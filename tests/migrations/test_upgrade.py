@@ -127,8 +127,9 @@ def quiz_in(app, code: str) -> None:
         db.session.commit()
         counts = demo.demo.counts
 
-        def find(start: int, seconds: float) -> quiz.Found:
-            return quiz.first_question(demo.snapshot(start, tail=0, ahead=40), counts)
+        def find(start: int, seconds: float, kind: str = "next") -> quiz.Found:
+            snapshot = demo.snapshot(start, tail=0, ahead=40)
+            return quiz.first_question(snapshot, counts, demo.board, kind)
 
         question = quiz.ask(room, rooms.now(), find).question
         assert question.idx == index and room.held_at == index
@@ -411,3 +412,67 @@ def test_0010_adds_the_lab_in_place_and_drops_only_its_own_both_ways(tmp_path):
         lab.submit(room, ann, {"exercise": 1, "source": "# again"}, rooms.now())
         rooms.close_room(room)
         assert db.session.execute(text(count)).scalar() == 0
+
+
+def test_0011_keeps_every_answer_as_the_first_vote_both_ways(tmp_path):
+    """The answers' key gains the vote: the table is made anew and each stored answer
+    copied as round 1, its square as its value; the questions keep their rows, as
+    questions of the one kind there was; on the way down each student's last vote stays."""
+    from sqlalchemy import text
+
+    from server.db import _alembic
+
+    app = make_app(f"sqlite:///{tmp_path / 'votes.sqlite3'}", tmp_path)
+    with app.app_context():
+        code = rooms.open_room().code
+        _alembic("downgrade", "0010")
+        student_with_an_entry(code)
+        db.session.execute(
+            text(
+                "INSERT INTO class_questions (id, code, number, gen, idx, path, answer, why,"
+                " asked_at, revealed_at, why_shown) VALUES"
+                " (1, :code, 1, 2, 5, '[0, 7]', 14, '{}', 0, 1, 0),"
+                " (2, :code, 2, 2, 9, '[0, 7, 4]', 13, '{}', 2, NULL, 0)"
+            ),
+            {"code": code},
+        )
+        db.session.execute(
+            text(
+                "INSERT INTO class_answers (question_id, student_id, square, answered_at)"
+                " VALUES (1, 's1', 14, 0.5), (2, 's1', 3, 2.5)"
+            )
+        )
+        db.session.commit()
+        assert upgrade_schema() == ("0010", head_revision())
+        answers = "SELECT question_id, student_id, round, value, answered_at FROM class_answers"
+        assert sorted(db.session.execute(text(answers)).all()) == [
+            (1, "s1", 1, 14, 0.5),
+            (2, "s1", 1, 3, 2.5),
+        ]
+        kinds = "SELECT number, kind, subject, answer_values, mode, phase FROM class_questions"
+        assert sorted(db.session.execute(text(kinds)).all()) == [
+            (1, "next", "{}", None, "single", None),
+            (2, "next", "{}", None, "single", None),
+        ]
+        room = rooms.find_room(code, ttl=FOREVER)
+        assert quiz_answers.scores(room)["scores"][0]["right"] == 1  # question 1, revealed
+        # a second vote on the open question, then down again: the last vote stays
+        db.session.execute(
+            text(
+                "INSERT INTO class_answers (question_id, student_id, round, value, answered_at)"
+                " VALUES (2, 's1', 2, 13, 3.5)"
+            )
+        )
+        db.session.commit()
+        _alembic("downgrade", "0010")
+        kept = "SELECT question_id, student_id, square, answered_at FROM class_answers"
+        assert sorted(db.session.execute(text(kept)).all()) == [
+            (1, "s1", 14, 0.5),
+            (2, "s1", 13, 3.5),
+        ]
+        columns = {c["name"] for c in inspect(db.engine).get_columns("class_questions")}
+        assert not {"kind", "subject", "answer_values", "mode", "phase"} & columns
+        belonging = "SELECT s.id, e.game_id FROM class_quiz_students s JOIN class_entries e"
+        assert db.session.execute(text(belonging + " ON e.student_id = s.id")).all() == [
+            ("s1", "g1")
+        ]

@@ -52,8 +52,8 @@ def test_a_question_asked_on_one_process_is_answered_on_another(server_processes
         assert wait_until(lambda: student.got("quiz_question"), 10)
         assert student.got("quiz_question")[0]["index"] == index
         answered = student.call("quiz_answer", {"question": 1, "square": right})
-        assert answered == {"ok": True, "question": 1, "square": right}
-        tally = {"question": 1, "tally": [[right, 1]], "answers": 1, "students": 1}
+        assert answered == {"ok": True, "question": 1, "value": right, "round": 1}
+        tally = {"question": 1, "round": 1, "tally": [[right, 1]], "answers": 1, "students": 1}
         assert wait_until(lambda: tally in teacher.member.got("quiz_tally"), 10)
         before = received(student, joined)
         assert events_held(before, True) <= index

@@ -79,7 +79,7 @@ def code_of(ack: dict) -> str:
 def stored_answers(app, code: str) -> list[tuple[str, int]]:
     with app.app_context():
         rows = db.session.execute(
-            db.select(QuizAnswer.student_id, QuizAnswer.square)
+            db.select(QuizAnswer.student_id, QuizAnswer.value)
             .join(QuizQuestion, QuizQuestion.id == QuizAnswer.question_id)
             .where(QuizQuestion.code == code)
         ).all()
@@ -103,12 +103,16 @@ def test_a_question_is_the_paused_position_and_its_answer_the_engines_next_move(
     assert quiz["question"]["index"] == index
     assert quiz["question"]["path"] == reference(SIX_BY_SIX, index).path
     assert quiz["answer"] == next_event(SIX_BY_SIX, index)
-    assert quiz["tally"] == {"question": 1, "tally": [], "answers": 0, "students": 1}
+    assert quiz["tally"] == {"question": 1, "round": 1, "tally": [], "answers": 0, "students": 1}
     assert ack["state"]["hold"] == index and not ack["state"]["playing"]
     # the student is told a question is open, with the position and nothing more
     assert wait_until(lambda: student.got("quiz_question"), 5)
     question = student.got("quiz_question")[0]
-    assert set(question) == {"question", "gen", "index", "path", "revealed", "moved"}
+    assert set(question) == {
+        *("question", "gen", "index", "path", "revealed", "moved"),
+        *("kind", "subject", "values", "mode", "phase"),
+    }
+    assert (question["kind"], question["subject"], question["phase"]) == ("next", {}, None)
     assert question["path"] == quiz["question"]["path"] and question["moved"] is None
 
 
@@ -213,7 +217,8 @@ def test_answers_are_one_per_student_changeable_until_the_reveal_and_tallied_for
     assert ada.call("quiz_answer", {"question": 1, "square": wrong}) == {
         "ok": True,
         "question": 1,
-        "square": wrong,
+        "value": wrong,
+        "round": 1,
     }
     assert ada.call("quiz_answer", {"question": 1, "square": right})["ok"]  # changed her mind
     assert bob.call("quiz_answer", {"question": 1, "square": wrong})["ok"]

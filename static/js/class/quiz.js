@@ -141,7 +141,7 @@ export class QuizPanel {
     const ack = await this.call("quiz_answer", { question: question.question, square: sq });
     if (!ack.ok) return this._refused(ack.error);
     this._ok();
-    this.adopt({ ...this.view, mine: ack.square });
+    this.adopt({ ...this.view, mine: ack.value });
   }
 
   /** The teacher's ask: the class stops where a move comes next, or plays on to it. */
