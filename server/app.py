@@ -17,6 +17,7 @@ from .web import (
     assets,
     budgets,
     class_pages,
+    class_record,
     class_socket,
     errors,
     lab,
@@ -100,6 +101,7 @@ def _create_app(config: dict | None, instance: str) -> Flask:
     watch_socket.init_app(app)
     class_socket.init_app(app)
     class_pages.register(app)  # class rooms: /class pages
+    class_record.register(app)  # the teacher's record of a lesson: /class/<code>/record
     ratelimit.init_app(app)  # after every blueprint: it limits the views they mark
     socket_guards.guard_polling(app)  # malformed long-polling requests (Engine.IO)
     socket_limits.guard_handshakes(app)  # Engine.IO sessions per address

@@ -186,7 +186,9 @@ def _ask_held(room: ClassRoom, at: float, find, play: bool, kind: str, peer: boo
     start = max(board, room.sent_upto)  # nobody holds anything from here on
     found = find(start, HELD_SECONDS, kind)  # computed already, but for what was sent since
     written = found.question
-    why = {"algorithm": settings_of(room)["algorithm"], **written.why}
+    settings = settings_of(room)
+    dims = {"rows": settings["rows"], "cols": settings["cols"]}  # its squares' names
+    why = {"algorithm": settings["algorithm"], "board": dims, **written.why}
     number = (
         db.session.scalar(
             select(func.max(QuizQuestion.number)).where(QuizQuestion.code == room.code)

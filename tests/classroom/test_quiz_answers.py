@@ -154,6 +154,7 @@ def test_the_teacher_sees_the_answer_the_tally_and_the_scores(ctx):
     assert quiz.why_of(question) == {
         "question": 1,
         "algorithm": "seed",
+        "board": {"rows": 5, "cols": 5},
         "from": 7,
         "candidates": [14, RIGHT, 3],
         "onward": [2, 1, 3],
