@@ -173,7 +173,8 @@ def question_text(question: Question, say: Callable[..., str]) -> str:
     words = say(f"class.quiz.kind.{question.kind}")
     square = question.subject.get("square")
     if square is not None:
-        words += f" {Board(question.rows, question.cols).name(square)}"
+        name = Board(question.rows, question.cols).name(square)
+        words = say("class.record.subject", kind=words, square=name)
     words += " " + say("class.record.at-step", step=question.index)
     if question.mode == "peer":
         words += " · " + say("class.record.peer")

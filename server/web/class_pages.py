@@ -46,6 +46,7 @@ from ..classroom import clock, rooms
 from ..classroom.feed import where_the_class_is
 from ..classroom.lab_presets import PRESETS as LAB_PRESETS
 from ..classroom.messages import ClassError
+from ..engine.questions import KINDS
 from ..engine.shape import MAX_CODE_LENGTH
 from ..game.models import new_token
 from ..i18n import request_lang, text
@@ -260,6 +261,7 @@ def teacher(code: str):
         ttl=_ttl(),
         chapters=CHAPTERS,
         lab_presets=list(LAB_PRESETS),
+        quiz_kinds=KINDS,
     )
 
 

@@ -432,3 +432,65 @@ def test_class_lab(new_page, screens, lang):
     shoot_teacher(teacher, screens, "class-lab-teacher", lang, "#c-lab")
     shoot(phones[0], screens, f"class-lab-phone-{lang}")
     shoot(phones[1], screens, f"class-lab-phone-failed-{lang}")
+
+
+def ask_kind(teacher, kind: str, peer: bool = False) -> None:
+    """The teacher asks a question of ``kind`` (twice voted when ``peer``)."""
+    teacher.select_option("#q-kind", kind)
+    teacher.set_checked("#q-peer", peer)
+    teacher.click("#q-ask")
+    quiz = teacher.locator("#c-quiz")
+    expect(quiz).to_have_attribute("data-kind", kind)
+    expect(quiz).to_have_attribute("data-phase", "open")
+
+
+def pad_answer(student, value: int) -> None:
+    student.locator(f"#c-quiz .q-pad button[data-value='{value}']").click()
+    expect(student.locator("#c-quiz")).to_have_attribute("data-mine", str(value))
+
+
+def reveal_with_why(teacher, students) -> None:
+    teacher.click("#q-reveal")
+    expect(teacher.locator("#c-quiz")).to_have_attribute("data-phase", "revealed")
+    teacher.click("#q-why")
+    for student in students.values():
+        expect(student.locator("#c-quiz")).to_have_attribute("data-phase", "revealed")
+        expect(student.locator("#c-quiz .q-why")).to_be_visible()
+
+
+def test_class_quiz_kinds(new_page, screens, lang):
+    """Each kind of question on the teacher's pages and the phones: a peer question through
+    its tally, the pad, the why of each kind on the board."""
+    teacher, students = class_with_students(new_page, lang)
+    room = teacher.locator("#class")
+    teacher.locator("label.chip", has_text="6×6").click()
+    teacher.check('input[name="algorithm"][value="seed"]', force=True)  # it backtracks
+    teacher.click(SQUARE.format(board=".c-lane", row=0, col=0))
+    set_range(teacher, "#w-speed", 60)
+    teacher.click("#c-go")
+    teacher.wait_for_function("() => +document.querySelector('#class').dataset.pos >= 40")
+    teacher.click('[data-action="play"]')  # pause
+    expect(room).to_have_attribute("data-pending", "0")
+    ask_kind(teacher, "onward", peer=True)
+    for size, student in students.items():
+        expect(student.locator("#q-sheet")).to_be_visible()
+        student.fill("#q-name", {"phone": "Ann", "desktop": "李雷"}[size])
+        student.click("#q-name-form button[type=submit]")
+        pad_answer(student, 2 if size == "phone" else 3)
+    expect(teacher.locator("#c-quiz .q-distribution li")).to_have_count(2)  # both tallied
+    shots(teacher, students, screens, f"onward-vote-{lang}")
+    teacher.click("#q-step")  # the tally
+    for student in students.values():
+        expect(student.locator("#c-quiz .q-first")).to_be_visible()
+    shots(teacher, students, screens, f"onward-tally-{lang}")
+    teacher.click("#q-step")  # talk
+    teacher.click("#q-step")  # vote again
+    expect(teacher.locator("#c-quiz")).to_have_attribute("data-step", "revote")
+    pad_answer(students["desktop"], 2)
+    reveal_with_why(teacher, students)
+    expect(teacher.locator("#c-quiz .q-moves")).to_be_visible()
+    shots(teacher, students, screens, f"onward-revealed-{lang}")
+    for kind in ("backtrack", "frame", "possible", "pick"):
+        ask_kind(teacher, kind)
+        reveal_with_why(teacher, students)
+        shots(teacher, students, screens, f"{kind}-revealed-{lang}")

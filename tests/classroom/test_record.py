@@ -108,7 +108,9 @@ def test_answers_of_each_kind_read_as_the_teacher_reads_them(ctx):
     assert record.answer_text(obstacle, 3, say) == "class.quiz.obstacle.colour"
     onward = record.Question(**{**question.__dict__, "kind": "onward", "subject": {"square": 7}})
     assert record.answer_text(onward, 3, say) == "3"
-    assert record.question_text(onward, say).startswith("class.quiz.kind.onward c4 ")
+    assert record.question_text(onward, say).startswith(
+        "class.record.subject[('kind', 'class.quiz.kind.onward'), ('square', 'c4')] "
+    )
     frame = record.Question(**{**question.__dict__, "kind": "frame"})
     assert record.answer_text(frame, 24, say) == "e1"
 

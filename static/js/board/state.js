@@ -172,7 +172,9 @@ export function squareKind(state, sq, knight = knightSquare(state)) {
   if (state.holes[sq] === 1) return "hole";
   if (sq === knight) return "current";
   const mk = state.marks[sq];
-  if (mk === MARK.legal) return "legal"; // the closing return onto the start is visited too
+  // the closing return onto the start is visited too; so are the frames a quiz's why backs
+  // out of, and a student's wrong frame
+  if (mk === MARK.legal || mk === MARK.dead) return MARK_KIND[mk];
   const n = state.order[sq];
   if (n > 0) return n > state.own ? "trail" : "visited";
   return MARK_KIND[mk];

@@ -4,6 +4,8 @@
 // with Warnsdorff's onward counts). The server decides; this only shows what it sent.
 
 import { clearMarks, MARK, mark, markSearch, setHeat, setPath } from "../board/state.js";
+import { answerWay, kindOf, tapTargets } from "./quiz-kinds.js";
+import { whyMarks } from "./quiz-why.js";
 
 /** Answers per square (a Uint32Array for the heat layer) from `[[square, answers], ...]`. */
 export function tallyHeat(tally, squares) {
@@ -14,38 +16,13 @@ export function tallyHeat(tally, squares) {
   return heat;
 }
 
-const KNIGHT = [
-  [-2, -1],
-  [-2, 1],
-  [-1, -2],
-  [-1, 2],
-  [1, -2],
-  [1, 2],
-  [2, -1],
-  [2, 1],
-];
-
-/** The squares the knight can go to from the path's end: on the board, not yet visited. */
-export function knightTargets(path, rows, cols) {
-  if (!path?.length) return [];
-  const here = path[path.length - 1];
-  const [row, col] = [Math.floor(here / cols), here % cols];
-  const visited = new Set(path);
-  const targets = [];
-  for (const [dr, dc] of KNIGHT) {
-    const r = row + dr;
-    const c = col + dc;
-    if (r >= 0 && r < rows && c >= 0 && c < cols && !visited.has(r * cols + c)) {
-      targets.push(r * cols + c);
-    }
-  }
-  return targets.sort((a, b) => a - b);
-}
+export { knightTargets } from "./quiz-kinds.js";
 
 /**
  * Fill a board state for a quiz view: the position, then the tally (teacher) or the
- * distribution (after the reveal) as heat, the right square and one's own answer marked,
- * or the why's candidates.
+ * distribution (after the reveal) as heat for a square question, the squares a student may
+ * tap, the right square and one's own answer marked, or the why's marks (quiz-why.js;
+ * "where next?": its candidates in the order tried).
  */
 export function showQuiz(
   state,
@@ -58,18 +35,27 @@ export function showQuiz(
     return;
   }
   setPath(state, question.path);
-  const counts = reveal ? reveal.distribution : tally;
+  const squares = answerWay(question) === "square";
+  const counts = squares ? (reveal ? reveal.distribution : tally) : null;
   setHeat(state, counts?.length ? tallyHeat(counts, state.squares) : null);
+  state.hint = -1;
   if (legal && !reveal) {
-    for (const sq of knightTargets(question.path, state.rows, state.cols))
-      mark(state, sq, MARK.legal);
+    for (const sq of tapTargets(question, state.rows, state.cols)) mark(state, sq, MARK.legal);
   }
-  if (why) {
+  const subject = question.subject?.square;
+  if (subject !== undefined && !why) mark(state, subject, MARK.candidate);
+  if (why && kindOf(question) === "next") {
     markSearch(state, { candidates: why.candidates, counts: why.onward, tried: why.tried });
     // Only a waiting candidate's name says its number (board/labels.js): the tried ones and
     // the move made show theirs in the why's list, not on the board.
     for (const sq of why.candidates.slice(0, why.tried + 1)) state.notes[sq] = -1;
+  } else if (why) {
+    const { marks, ring, path } = whyMarks(question, why, state);
+    if (path) setPath(state, path);
+    for (const [sq, kind, note] of marks) mark(state, sq, kind, note);
+    state.hint = ring;
   }
+  if (!squares) return;
   if (mine !== null && mine !== undefined && (!reveal || mine !== reveal.answer)) {
     mark(state, mine, reveal ? MARK.dead : MARK.candidate);
   }
@@ -111,7 +97,7 @@ export function questionPlace(question, revealed, at, shown = at?.index) {
 export function sheetKey(view) {
   const question = view?.question;
   if (!question) return "";
-  const phase = view.why ? "why" : view.reveal ? "revealed" : "open";
+  const phase = view.why ? "why" : view.reveal ? "revealed" : question.phase || "open";
   return `${question.question}:${phase}`;
 }
 

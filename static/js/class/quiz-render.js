@@ -1,25 +1,35 @@
 // Drawing the class quiz's panel (quiz.js keeps its state): the root's data-* attributes
-// (read by the tests and the sheet), the student's tap board, the teacher's tally handed to
-// the demo's own board, the status and "moved" lines, the chosen squares, the why, the
-// teacher's buttons and scores, the student's name form and score.
+// (read by the tests and the sheet), the question's sentence, the student's tap board or
+// answer pad, the teacher's tally and why handed to the demo's own board, the status and
+// "moved" lines, the answers chosen (both votes of a peer question, and how the class
+// moved), the why, the teacher's buttons and scores, the student's name form and score.
 
 import { Board } from "../board/board.js";
+import { MARK } from "../board/state.js";
 import { formatNumber, t } from "../core/i18n.js";
-import { ruleOf } from "../core/orderings.js";
 import { rowCol, squareName } from "../core/squares.js";
-import { answeredShare, outcome, showQuiz, tallyHeat, whyOrder } from "./quiz-board.js";
+import { answeredShare, outcome, showQuiz, tallyHeat } from "./quiz-board.js";
+import { answerText, answerWay, kindOf, promptWords } from "./quiz-kinds.js";
+import { drawCounts, drawMoves, drawWhy } from "./quiz-lists.js";
+import { AnswerPad } from "./quiz-pad.js";
+import { whyMarks } from "./quiz-why.js";
 import { movedWords, statusWords } from "./quiz-words.js";
+
+const NEXT_STEP = { vote: "tally", tally: "discuss", discuss: "revote" }; // a peer question's
 
 export class QuizRenderer {
   /**
    * root: the panel's element; role: "teacher" | "student"; identity: the student's
    * RoomIdentity; settings(): the room's demo settings (the board's size); onHeat(heat),
-   * onAnswer(sq): the teacher's tally and revealed answer for the demo's board;
-   * onRemove(student, name): the teacher's "Remove" on a row of the scores.
+   * onAnswer(sq): the teacher's tally and revealed answer for the demo's board; onWhy(marks):
+   * the why's marks for it ({marks, ring}, or null); onRemove(student, name): the teacher's
+   * "Remove" on a row of the scores; onValue(value): the student chose on the pad.
    */
-  constructor(root, { role, identity, settings, onHeat, onAnswer, onRemove }) {
+  constructor(root, { role, identity, settings, onHeat, onAnswer, onWhy, onRemove, onValue }) {
     Object.assign(this, { root, role, identity, settings, onHeat, onAnswer, onRemove });
+    this.onWhy = onWhy || (() => {});
     this.$ = (selector) => root.querySelector(selector);
+    this.pad = role === "student" ? new AnswerPad(this.$(".q-pad"), { onValue }) : null;
     this.board = new Board(this.$(".q-board"), {
       kind: "puzzle",
       input: role === "student",
@@ -40,6 +50,8 @@ export class QuizRenderer {
     data.question = question ? String(question.question) : "";
     data.index = question ? String(question.index) : "";
     data.phase = !question ? "none" : reveal ? "revealed" : "open";
+    data.kind = question ? kindOf(question) : "";
+    data.step = question?.phase ?? "";
     data.place = place;
     data.mine = view.mine ?? "";
     data.answer = reveal ? String(reveal.answer) : "";
@@ -51,26 +63,46 @@ export class QuizRenderer {
     const teacher = this.role === "teacher";
     const why = reveal ? view.why : null;
     const entered = Boolean(this.identity?.entered);
-    const legal = !teacher && entered;
+    const voting = !reveal && !["tally", "discuss"].includes(question?.phase);
+    const legal = !teacher && entered && voting;
     showQuiz(board.state, { question, tally: null, reveal, mine: view.mine, why, legal });
     board.draw();
     // the teacher's tally is drawn on the demo's own board (onHeat), live until the reveal,
     // then the class's distribution with the right square ringed, for the projector; the
-    // why as a list
+    // why as a list, and its marks on that board
     board.root.hidden = teacher || !question;
     if (teacher) {
-      const counts = question ? (reveal ? reveal.distribution : view.tally?.tally) : null;
+      const squares = question && answerWay(question) === "square";
+      const counts = squares ? (reveal ? reveal.distribution : view.tally?.tally) : null;
       this.onHeat(counts?.length ? tallyHeat(counts, size.rows * size.cols) : null);
-      this.onAnswer(question && reveal ? reveal.answer : -1);
+      this.onAnswer(question && reveal && squares ? reveal.answer : -1);
+      this.onWhy(teacherMarks(question, why));
     }
-    this._movedLine(question ? moved : null);
     const name = (sq) => this.name(sq);
+    const prompt = this.$(".q-prompt");
+    // "where next?" is the teacher's status already; another kind is read out to the class
+    prompt.hidden = !question || (teacher && kindOf(question) === "next");
+    prompt.textContent = question ? promptWords(question, name) : "";
+    this._movedLine(question ? moved : null);
     const words = problem || statusWords(view, { role: this.role, place, entered, name });
     this.say(words, Boolean(problem));
-    this._distribution(view);
-    this._why(why);
+    this._counts(view, name);
+    drawWhy(this.$(".q-why"), question, why, name);
     if (teacher) this._teacherControls(view);
-    else this._studentParts(view);
+    else this._studentParts(view, { entered, voting, name });
+  }
+
+  /** The answers chosen: the open vote's (the teacher), the reveal's, the first vote's. */
+  _counts(view, name) {
+    const { question, reveal } = view;
+    const counts = reveal?.distribution ?? (this.role === "teacher" ? view.tally?.tally : null);
+    const right = reveal ? reveal.answer : null;
+    drawCounts(this.$(".q-distribution"), counts, { question, name, right, mine: view.mine });
+    const first = reveal?.first?.distribution ?? view.first_tally?.tally ?? null;
+    const box = this.$(".q-first");
+    box.hidden = !question || !first;
+    drawCounts(box.querySelector("ol"), first, { question, name, right, mine: view.first });
+    drawMoves(this.$(".q-moves"), question ? reveal?.moves : null);
   }
 
   _movedLine(moved) {
@@ -79,51 +111,6 @@ export class QuizRenderer {
     line.hidden = !words;
     line.textContent = words;
     line.dataset.reason = moved?.reason ?? "";
-  }
-
-  /** The squares chosen, most chosen first: the reveal's for everyone, the tally's for the teacher. */
-  _distribution(view) {
-    const list = this.$(".q-distribution");
-    const counts =
-      view.reveal?.distribution ?? (this.role === "teacher" ? view.tally?.tally : null);
-    list.hidden = !view.question || !counts?.length;
-    list.replaceChildren(
-      ...(counts || []).map(([sq, n]) => {
-        const item = document.createElement("li");
-        item.textContent = t("class.quiz.chose", { square: this.name(sq), n: formatNumber(n) });
-        item.dataset.square = String(sq);
-        item.dataset.count = String(n);
-        if (view.reveal && sq === view.reveal.answer) item.dataset.right = "true";
-        if (sq === view.mine) item.dataset.mine = "true";
-        return item;
-      }),
-    );
-  }
-
-  /** Why the search went there: the candidates in the order it tries them. */
-  _why(why) {
-    const list = this.$(".q-why");
-    const order = whyOrder(why);
-    list.hidden = !order.length;
-    list.dataset.algorithm = why?.algorithm ?? "";
-    const heading = t(whyHeading(why?.algorithm ?? "seed"));
-    list.setAttribute("aria-label", heading);
-    const title = document.createElement("li");
-    title.className = "q-why-title";
-    title.textContent = heading;
-    list.replaceChildren(
-      ...(order.length ? [title] : []),
-      ...order.map(({ square, onward, state }) => {
-        const item = document.createElement("li");
-        item.dataset.square = String(square);
-        item.dataset.state = state;
-        item.textContent =
-          onward === null
-            ? this.name(square)
-            : t("class.quiz.why.onward", { square: this.name(square), n: formatNumber(onward) });
-        return item;
-      }),
-    );
   }
 
   /** A square's name on the quiz's board. */
@@ -140,7 +127,14 @@ export class QuizRenderer {
   _teacherControls(view) {
     const open = view.question && !view.reveal;
     this.$("#q-ask").disabled = Boolean(open);
+    this.$("#q-kind").disabled = Boolean(open);
+    this.$("#q-peer").disabled = Boolean(open);
     this.$("#q-reveal").disabled = !open;
+    const step = this.$("#q-step");
+    const next = open ? NEXT_STEP[view.question.phase] : undefined;
+    step.hidden = !next;
+    step.dataset.next = next ?? "";
+    if (next) step.textContent = t(`class.quiz.step.${next}`);
     this.$("#q-why").disabled = !view.reveal || Boolean(view.why_shown);
     const meter = this.$(".q-meter");
     meter.value = answeredShare(view.tally);
@@ -181,8 +175,20 @@ export class QuizRenderer {
     );
   }
 
-  _studentParts(view) {
-    const entered = this.identity.entered;
+  _studentParts(view, { entered, voting, name }) {
+    const { question, reveal } = view;
+    this.pad.draw({
+      question,
+      mine: view.mine ?? null,
+      right: reveal ? reveal.answer : null,
+      enabled: Boolean(question) && entered && voting && this.root.dataset.place === "here",
+    });
+    const first = this.$(".q-your-first");
+    const shown = question?.mode === "peer" && view.first !== null && view.first !== undefined;
+    first.hidden = !shown || question.phase === "vote";
+    first.textContent = shown
+      ? t("class.quiz.your-first", { answer: answerText(question, view.first, name) })
+      : "";
     const form = this.$("#q-name-form");
     if (form.hidden === entered && !entered && !this.nameInput.value) {
       this.nameInput.value = this.identity.savedName;
@@ -202,10 +208,12 @@ export class QuizRenderer {
   }
 }
 
-/** The words above the why's candidates: how the demo's program orders them. */
-function whyHeading(algorithm) {
-  const { sort } = ruleOf(algorithm);
-  if (algorithm === "seed") return "class.quiz.why.seed";
-  if (sort === "onward") return "class.quiz.why.warnsdorff";
-  return sort === "static" ? "class.quiz.why.static" : "class.quiz.why.order";
+/** The demo board's marks for the teacher: the question's square while open, then its why. */
+function teacherMarks(question, why) {
+  if (!question) return null;
+  if (why && kindOf(question) !== "next") return whyMarks(question, why);
+  const square = question.subject?.square;
+  return square === undefined || why
+    ? null
+    : { marks: [[square, MARK.candidate, -1]], ring: square };
 }

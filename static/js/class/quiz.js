@@ -1,8 +1,10 @@
-// The class quiz "where next?" on both class pages (docs/protocol.md, "The class quiz").
-// The teacher asks (the class stops, or plays on, to where a move comes next), watches the
-// tally grow as a heat map on the board, reveals, shows why, and reads the scores; a
-// student taps a square (the board family's events: tap, click, or arrows and Enter) and
-// sees the reveal and their own score, in a sheet on their phone (quiz-sheet.js).
+// The class quiz on both class pages (docs/protocol.md, "The class quiz"). The teacher picks
+// a kind of question (quiz-kinds.js) and asks (the class stops, or plays on, to where it
+// can be asked), watches the tally grow (a heat map on the board for a square), steps a
+// peer question through its two votes, reveals, shows why, and reads the scores; a student
+// taps a square (the board family's events: tap, click, or arrows and Enter) or a choice
+// on the pad, and sees the reveal and their own score, in a sheet on their phone
+// (quiz-sheet.js).
 //
 // A question belongs to its demo's generation and index: once the class has moved on from
 // it (another demo, another lesson step, or a step after the reveal), both pages show the
@@ -12,26 +14,23 @@
 
 import { t } from "../core/i18n.js";
 import { questionPlace } from "./quiz-board.js";
+import { answerWay } from "./quiz-kinds.js";
 import { QuizRenderer } from "./quiz-render.js";
+import { answered, asked, NO_QUESTION, stepped, voting } from "./quiz-state.js";
 
-const EVENTS = [
-  "quiz_question",
-  "quiz_tally",
-  "quiz_reveal",
-  "quiz_why",
-  "quiz_scores",
-  "quiz_removed",
-];
+const EVENTS = ["question", "phase", "tally", "reveal", "why", "scores", "removed"].map(
+  (name) => `quiz_${name}`,
+);
 
 export class QuizPanel {
   /**
    * root: the panel's element; role: "teacher" | "student"; call(event, payload) -> ack;
    * settings(): the room's demo settings now (the board's size); identity: the student's
    * RoomIdentity; onHeat(heat): the teacher's tally for the demo's board; onAnswer(sq):
-   * the revealed answer to ring on it (-1: none); onState(state):
-   * a state an answer carried; onQuestion(): a question was asked; onOk(): an action of
-   * this page's succeeded (a refusal's words elsewhere can go); onChange(): the panel
-   * redrew (the student's sheet follows it).
+   * the revealed answer to ring on it (-1: none); onWhy(marks): the why's marks for it
+   * (quiz-why.js whyMarks, or null); onState(state): a state an answer carried;
+   * onQuestion(): a question was asked; onOk(): an action of this page's succeeded (a
+   * refusal's words elsewhere can go); onChange(): the panel redrew (the sheet follows).
    */
   constructor(
     root,
@@ -42,6 +41,7 @@ export class QuizPanel {
       identity = null,
       onHeat = () => {},
       onAnswer = () => {},
+      onWhy = () => {},
       onState = () => {},
       onQuestion = () => {},
       onOk = () => {},
@@ -57,7 +57,9 @@ export class QuizPanel {
       settings,
       onHeat,
       onAnswer,
+      onWhy,
       onRemove: (student, name) => this.remove(student, name),
+      onValue: (value) => this.answer(value),
     });
     this.renderer.board.onSquare = (sq) => this.answer(sq);
     this.view = {}; // the server's view of the latest question (student or teacher view)
@@ -74,6 +76,7 @@ export class QuizPanel {
         this.act("quiz_reveal", { question: this.view.question?.question }),
       );
       this.$("#q-why").addEventListener("click", () => this.showWhy());
+      this.$("#q-step").addEventListener("click", () => this.step());
     } else {
       this.nameInput = this.renderer.nameInput;
       this.$("#q-name-form").addEventListener("submit", (event) => {
@@ -135,18 +138,25 @@ export class QuizPanel {
     this._read(ack.quiz);
   }
 
-  async answer(sq) {
+  /** The student's answer: a square tapped on the board, or a value from the pad. */
+  async answer(value) {
     const question = this.view.question;
-    if (!question || this.view.reveal || !this.identity?.entered || this.place !== "here") return;
-    const ack = await this.call("quiz_answer", { question: question.question, square: sq });
+    if (!voting(this.view) || !this.identity?.entered || this.place !== "here") return;
+    const field = answerWay(question) === "square" ? "square" : "value";
+    const ack = await this.call("quiz_answer", { question: question.question, [field]: value });
     if (!ack.ok) return this._refused(ack.error);
     this._ok();
-    this.adopt({ ...this.view, mine: ack.value });
+    this.adopt(answered(this.view, ack));
   }
 
-  /** The teacher's ask: the class stops where a move comes next, or plays on to it. */
+  /**
+   * The teacher's ask of the kind picked (and with two votes, if ticked): the class stops
+   * where it can be asked, or plays on to it.
+   */
   async ask() {
-    const ack = await this.call("quiz_ask", this.playing() ? { play: true } : {});
+    const payload = { kind: this.$("#q-kind").value, peer: this.$("#q-peer").checked };
+    if (this.playing()) payload.play = true;
+    const ack = await this.call("quiz_ask", payload);
     if (!ack.ok) return this._refused(ack.error);
     this._ok();
     if (ack.state) this.onState(ack.state);
@@ -154,6 +164,13 @@ export class QuizPanel {
     this.live = true;
     this.onQuestion();
     this.adopt(ack.quiz);
+  }
+
+  /** The teacher steps a peer question on: the tally, the talk, the second vote. */
+  async step() {
+    const next = this.$("#q-step").dataset.next;
+    if (!next) return;
+    await this.act("quiz_phase", { question: this.view.question?.question, phase: next });
   }
 
   async act(event, payload) {
@@ -185,9 +202,17 @@ export class QuizPanel {
     this.live = true;
     this.moved = question.moved ?? null;
     this.problem = "";
-    this.adopt({ ...this.view, question, mine: null, reveal: null, why: null, tally: null });
+    this.adopt(asked(this.view, question));
     this.onQuestion();
     if (this.role === "teacher") this.restore(); // its other page asked: the answer and tally
+  }
+
+  /** A peer question's next step: the first vote's tally for everyone, then the second vote. */
+  _quiz_phase(message) {
+    const view = stepped(this.view, message, this.role);
+    if (!view) return;
+    this.live = true;
+    this.adopt(view);
   }
 
   _quiz_tally(tally) {
@@ -241,8 +266,7 @@ export class QuizPanel {
     if (place !== this.place) {
       this.place = place;
       if (place === "past") {
-        this.view = { ...this.view, question: null, reveal: null, why: null, tally: null };
-        this.view.mine = null;
+        this.view = { ...this.view, ...NO_QUESTION };
         this.moved = null;
         this.problem = "";
         this.place = "none";
@@ -257,7 +281,7 @@ export class QuizPanel {
     this.view = view;
     this.place = questionPlace(view.question, Boolean(view.reveal), this.at, this.shown);
     if (this.place === "past") {
-      this.view = { ...view, question: null, reveal: null, why: null, tally: null, mine: null };
+      this.view = { ...view, ...NO_QUESTION };
       this.place = "none";
     }
     this._draw();

@@ -22,6 +22,7 @@ import { TeacherLab } from "./lab-teacher.js";
 import { LessonDriver, LessonStory } from "./lesson.js";
 import { PanelTabs, SetupFold } from "./presenter.js";
 import { QuizPanel } from "./quiz.js";
+import { bindRecordForms } from "./quiz-record.js";
 import { ClassRoom } from "./room.js";
 import { Stage } from "./stage.js";
 import { TeacherPage, takeToken } from "./teacher-page.js";
@@ -83,6 +84,7 @@ const parts = {
     settings: () => follower.state?.settings,
     onHeat: (heat) => lane.setOverlay(heat),
     onAnswer: (sq) => lane.setAnswer(sq),
+    onWhy: (marks) => lane.setQuizMarks(marks),
     onState: (state) => teacher.adoptState(state),
     onQuestion: () => parts.tabs.select("quiz"),
     onOk: () => teacher.showError(""), // a refusal's words stay only until something works
@@ -138,6 +140,7 @@ async function boot() {
   parts.transport.showSpeed();
   const token = takeToken(teacher.code, { location, history, storage: localStorage });
   if (!teacher.open(token)) return;
+  bindRecordForms($("#c-quiz"), () => token);
   page.dataset.ready = "true";
   const { room } = teacher;
   const { quiz, lessonDriver, tabs, lab } = parts;

@@ -40,6 +40,7 @@ export class Lane {
     this.error = null;
     this.heat = false;
     this.overlay = null; // heat drawn instead of the search's (the class quiz's tally)
+    this.quizMarks = null; // a class quiz's why, drawn instead of the search's marks
     this.narratedAt = 0;
     this.changed = true;
     this.tags = "";
@@ -186,6 +187,14 @@ export class Lane {
     if (this.player) this.draw(performance.now());
   }
 
+  /** A class quiz's why on the board ({marks, ring}: quiz-why.js whyMarks), or null: none. */
+  setQuizMarks(marks) {
+    if (marks === this.quizMarks || (!marks && !this.quizMarks)) return;
+    this.quizMarks = marks;
+    this.changed = true;
+    if (this.player) this.draw(performance.now());
+  }
+
   /** A square ringed on the board (a class quiz's revealed answer), or -1: none. */
   setAnswer(sq) {
     if (sq === this.answer) return;
@@ -204,6 +213,7 @@ export class Lane {
       heat: this.overlay ?? (this.heat ? player.entered : null),
       answer: this.answer ?? -1,
       frame: this._selectedFrame(),
+      quiz: this.quizMarks ?? null,
     });
     board.draw({ flash: !fast });
     const said = describePosition(board.state, view, player, this.settings);

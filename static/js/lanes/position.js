@@ -2,23 +2,32 @@
 // path, heat and marks (the last event's, or a selected stack frame's candidates), and
 // the narration and the code panel's lines that go with them.
 
-import { markSearch, onward, setHeat, setPath } from "../board/state.js";
+import { clearMarks, mark, markSearch, onward, setHeat, setPath } from "../board/state.js";
 import { lastEventView } from "../stream/last-event.js";
 import { narrateDone, narrateEvent } from "../stream/narrate.js";
 
 /**
  * Put `player`'s position on the board `state`: `heat` (counts per square, or null), the
- * ringed `answer` square (-1: none), and the selected stack `frame`'s candidates (null:
- * the last event's marks). Returns the last event's view (stream/last-event.js).
+ * ringed `answer` square (-1: none), the selected stack `frame`'s candidates (null: the
+ * last event's marks), and a quiz's why (`quiz`: {marks: [[sq, MARK, note]], ring}, in
+ * place of the others). Returns the last event's view (stream/last-event.js).
  */
-export function markPosition(state, player, { heat = null, answer = -1, frame = null } = {}) {
+export function markPosition(
+  state,
+  player,
+  { heat = null, answer = -1, frame = null, quiz = null } = {},
+) {
   setPath(state, player.path, player.depth);
   setHeat(state, heat);
   state.hint = answer;
   const view = lastEventView(player);
   const ended = player.finished && player.done;
   state.frame = frame ? frame.square : -1;
-  if (frame) markSearch(state, frameMarks(frame));
+  if (quiz) {
+    clearMarks(state);
+    for (const [sq, kind, note] of quiz.marks) mark(state, sq, kind, note);
+    if (quiz.ring >= 0) state.hint = quiz.ring;
+  } else if (frame) markSearch(state, frameMarks(frame));
   else markSearch(state, ended ? {} : { ...view, dead: view.back });
   state.status = ended ? player.done.status : "";
   return view;
