@@ -10,6 +10,8 @@ import json
 
 import pytest
 
+from server.engine.questions import OBSTACLES
+from tests.engine.exhaustive import completion
 from tests.support.follower import SIX_BY_SIX, first_index, next_event, reference
 from tests.support.waiting import wait_until
 from tests.web import test_class_quiz as quiz_tests
@@ -139,3 +141,22 @@ def test_quiz_phase_payloads_are_checked(room, payload):
     room.pause_at(12)
     assert room.ask(peer=True)["ok"]
     assert code_of(room.teacher.member.call("quiz_phase", payload)) == "bad-request"
+
+
+def test_why_a_board_has_no_tour_and_whether_a_tour_is_still_possible(live, members):
+    four = quiz_tests.Room(live, members, {**SIX_BY_SIX, "rows": 4, "cols": 4})
+    ack = four.ask(kind="obstacle")
+    assert ack["ok"], ack
+    question = ack["quiz"]["question"]
+    assert question["subject"]["choices"] == list(OBSTACLES)
+    assert OBSTACLES[ack["quiz"]["answer"]] == "theory"  # no 4x4 board has a tour
+    assert four.teacher.member.call("quiz_reveal", {"question": 1})["ok"]
+    why = four.teacher.member.call("quiz_why", {"question": 1})["why"]
+    assert why["code"] == "theory" and why["params"]["theory"]
+    six = quiz_tests.Room(live, members)
+    index = first_index(SIX_BY_SIX, lambda e: e >= 0, start=60)
+    six.pause_at(index)
+    ack = six.ask(kind="possible")
+    assert ack["ok"], ack
+    path = ack["quiz"]["question"]["path"]
+    assert ack["quiz"]["answer"] == (completion(6, 6, path) is not None)
