@@ -99,8 +99,7 @@ def record_csv(code: str):
     room, refusal = _teachers_room(code)
     if refusal is not None:
         return refusal
-    say = _say()
-    lesson = record.room_record(room)
+    say, lesson = _say(), record.room_record(room)
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\r\n")
@@ -119,9 +118,7 @@ def record_page(code: str):
     room, refusal = _teachers_room(code)
     if refusal is not None:
         return refusal
-    say = _say()
-    lesson = record.room_record(room)
-    when = _clock()
+    say, lesson, when = _say(), record.room_record(room), _clock()
     page = render_template(
         "class_record.html",
         lesson=lesson,

@@ -16,10 +16,9 @@ import io
 import pytest
 
 from server.i18n import text
-from tests.support.pages import SIZES, SQUARE, open_class_page
+from tests.support.pages import SIZES, open_class_page, pause_class_demo
 
 from .conftest import playwright_sync
-from .test_class import set_range
 
 expect = playwright_sync.expect
 
@@ -60,15 +59,7 @@ def test_a_peer_question_through_both_votes_then_the_record_line_for_line(new_pa
     for phone in phones.values():
         phone.goto(f"/class/{code}?lang=en&test")
         expect(phone.locator("#class")).to_have_attribute("data-connection", "joined")
-    # a plain backtracking demo on 6x6, paused a little way in
-    teacher.locator("label.chip", has_text="6×6").click()
-    teacher.check('input[name="algorithm"][value="seed"]', force=True)
-    teacher.click(SQUARE.format(board=".c-lane", row=0, col=0))
-    set_range(teacher, "#w-speed", 60)
-    teacher.click("#c-go")
-    teacher.wait_for_function("() => +document.querySelector('#class').dataset.pos >= 30")
-    teacher.click('[data-action="play"]')
-    expect(teacher.locator("#class")).to_have_attribute("data-pending", "0")
+    pause_class_demo(teacher, "6×6", "seed", speed=60, at_least=30)  # a little way in
 
     teacher.select_option("#q-kind", "onward")
     teacher.check("#q-peer")

@@ -22,6 +22,7 @@ from tests.support.pages import (
     SQUARE,
     api,
     open_class_page,
+    pause_class_demo,
     play_page,
     start_class_demo,
     watch_at,
@@ -227,15 +228,7 @@ def test_class_teacher_and_students(new_page, screens, lang):
 def test_class_quiz(new_page, screens, lang):
     """A question open (answers coming in), then revealed with why, on every page."""
     teacher, students = class_with_students(new_page, lang)
-    room = teacher.locator("#class")
-    teacher.locator("label.chip", has_text="8×8").click()
-    teacher.check('input[name="algorithm"][value="warnsdorff"]', force=True)
-    teacher.click(SQUARE.format(board=".c-lane", row=0, col=0))
-    set_range(teacher, "#w-speed", 10)
-    teacher.click("#c-go")
-    teacher.wait_for_function("() => +document.querySelector('#class').dataset.pos >= 12")
-    teacher.click('[data-action="play"]')  # pause
-    expect(room).to_have_attribute("data-pending", "0")
+    pause_class_demo(teacher, "8×8", "warnsdorff", speed=10, at_least=12)
     teacher.click("#q-ask")
     quiz = teacher.locator("#c-quiz")
     expect(quiz).to_have_attribute("data-phase", "open")
@@ -462,15 +455,7 @@ def test_class_quiz_kinds(new_page, screens, lang):
     """Each kind of question on the teacher's pages and the phones: a peer question through
     its tally, the pad, the why of each kind on the board."""
     teacher, students = class_with_students(new_page, lang)
-    room = teacher.locator("#class")
-    teacher.locator("label.chip", has_text="6×6").click()
-    teacher.check('input[name="algorithm"][value="seed"]', force=True)  # it backtracks
-    teacher.click(SQUARE.format(board=".c-lane", row=0, col=0))
-    set_range(teacher, "#w-speed", 60)
-    teacher.click("#c-go")
-    teacher.wait_for_function("() => +document.querySelector('#class').dataset.pos >= 40")
-    teacher.click('[data-action="play"]')  # pause
-    expect(room).to_have_attribute("data-pending", "0")
+    pause_class_demo(teacher, "6×6", "seed", speed=60, at_least=40)  # it backtracks
     ask_kind(teacher, "onward", peer=True)
     for size, student in students.items():
         expect(student.locator("#q-sheet")).to_be_visible()

@@ -89,3 +89,21 @@ def start_class_demo(teacher, preset: str = "6×6") -> None:
     teacher.locator("label.chip", has_text=preset).click()
     teacher.click(SQUARE.format(board=".c-lane", row=0, col=0))
     teacher.click("#c-go")
+
+
+SET_RANGE = """(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true}));
+                             el.dispatchEvent(new Event('change', {bubbles: true})); }"""
+
+
+def pause_class_demo(teacher, preset: str, algorithm: str, speed: int, at_least: int) -> None:
+    """The teacher's demo of ``algorithm`` on a ``preset`` board from its top left corner,
+    played at the speed slider's step ``speed``, then paused once it reached ``at_least``
+    events, every control answered."""
+    teacher.locator("label.chip", has_text=preset).click()
+    teacher.check(f'input[name="algorithm"][value="{algorithm}"]', force=True)
+    teacher.click(SQUARE.format(board=".c-lane", row=0, col=0))
+    teacher.eval_on_selector("#w-speed", SET_RANGE, speed)
+    teacher.click("#c-go")
+    teacher.wait_for_function(f"() => +document.querySelector('#class').dataset.pos >= {at_least}")
+    teacher.click('[data-action="play"]')  # pause
+    expect(teacher.locator("#class")).to_have_attribute("data-pending", "0")
