@@ -4,6 +4,7 @@ loaded here under CPython, and the engine's events to hold its recordings to."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from array import array
 from itertools import islice
 from pathlib import Path
@@ -11,10 +12,20 @@ from pathlib import Path
 from server.engine.board import Board
 from server.engine.search import search_events
 
-PATH = Path(__file__).resolve().parents[2] / "static" / "py" / "lab_recorder.py"
-_spec = importlib.util.spec_from_file_location("lab_recorder", PATH)
-recorder = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(recorder)
+FOLDER = Path(__file__).resolve().parents[2] / "static" / "py"
+
+
+def _load(name: str):
+    """A module of static/py by its file, under its own name as the worker imports it."""
+    spec = importlib.util.spec_from_file_location(name, FOLDER / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_load("lab_program")  # the recorder imports it
+recorder = _load("lab_recorder")
 
 
 def record(source, rows, cols, start, *, budget=50_000_000, chunk=4096):

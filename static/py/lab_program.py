@@ -1,0 +1,145 @@
+"""The code lab's program, made ready to run: its grid writes rewritten into recording
+calls, and the sandbox it runs in.  Used by the recorder (lab_recorder.py, which the lab's
+Web Worker loads with this module under Pyodide, and the tests under CPython).
+
+The rewrite.  The program is parsed with :mod:`ast` and every statement of the form
+``a[i][j] = v`` becomes a call ``__lab_set__(a, i, j, v, line * LINE)``, the recorder's
+setter, which records the board's writes as ``line * LINE + BACK * (it leaves) + square``.
+
+The sandbox: builtins without files, ``exec`` or ``input``, imports of :data:`ALLOWED` only,
+print() into an :class:`Output` of :data:`OUTPUT_CHARS` characters.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import io
+
+ALLOWED = frozenset({"math", "random", "itertools", "functools", "collections", "heapq", "sys"})
+LINE = 2048  # an event's int: line * LINE + BACK (when it leaves) + square
+BACK = 1024
+OUTPUT_CHARS = 20_000  # print() output kept for the page
+SETTER = "__lab_set__"  # a dunder: not mangled inside a class body
+FILENAME = "<lab>"
+
+
+class LabError(Exception):
+    """A bad program: ``code`` names the message (``lab.error.<code>`` in the catalogues)."""
+
+    def __init__(self, code: str, line: int | None = None, **params) -> None:
+        super().__init__(code)
+        self.code = code
+        self.line = line
+        self.params = params
+
+
+def _is_grid(target: ast.expr) -> bool:
+    """``a[i][j]``: a subscript of a subscript, neither a slice."""
+    return (
+        isinstance(target, ast.Subscript)
+        and isinstance(target.value, ast.Subscript)
+        and not isinstance(target.slice, ast.Slice)
+        and not isinstance(target.value.slice, ast.Slice)
+    )
+
+
+class _Rewrite(ast.NodeTransformer):
+    """``a[i][j] = v`` -> ``__lab_set__(a, i, j, v, line * LINE)``; chained targets through a
+    temporary.  Line numbers stay the program's own."""
+
+    def visit_Assign(self, node: ast.Assign):
+        self.generic_visit(node)
+        if not any(_is_grid(target) for target in node.targets):
+            return node
+        if len(node.targets) == 1:
+            return ast.copy_location(ast.Expr(self._set(node.targets[0], node.value, node)), node)
+        temp = ast.Name("__lab_value__", ast.Store())
+        out: list[ast.stmt] = [ast.Assign([temp], node.value)]
+        for target in node.targets:
+            value = ast.Name("__lab_value__", ast.Load())
+            if _is_grid(target):
+                out.append(ast.Expr(self._set(target, value, node)))
+            else:
+                out.append(ast.Assign([target], value))
+        for statement in out:
+            ast.copy_location(statement, node)
+        return out
+
+    @staticmethod
+    def _set(target: ast.Subscript, value: ast.expr, node: ast.stmt) -> ast.Call:
+        grid = target.value
+        assert isinstance(grid, ast.Subscript)
+        load = _Load()
+        return ast.Call(
+            ast.Name(SETTER, ast.Load()),
+            [
+                load.visit(grid.value),
+                grid.slice,
+                target.slice,
+                value,
+                ast.Constant(node.lineno * LINE),
+            ],
+            [],
+        )
+
+
+class _Load(ast.NodeTransformer):
+    """The grid's expression as a value (it was the target's, in a Store context)."""
+
+    def generic_visit(self, node):
+        if hasattr(node, "ctx"):
+            node.ctx = ast.Load()
+        return super().generic_visit(node)
+
+
+def instrument(source: str):
+    """The program's code object with its grid writes rewritten; SyntaxError as Python says."""
+    tree = ast.parse(source, FILENAME)
+    tree = ast.fix_missing_locations(_Rewrite().visit(tree))
+    return compile(tree, FILENAME, "exec")
+
+
+class Output(io.TextIOBase):
+    """print()'s output, the first :data:`OUTPUT_CHARS` characters of it."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.cut = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        room = OUTPUT_CHARS - self.size
+        if room > 0:
+            self.parts.append(text[:room])
+            self.size += min(room, len(text))
+        if len(text) > room:
+            self.cut = True
+        return len(text)
+
+    def text(self) -> str:
+        return "".join(self.parts) + ("\n…" if self.cut else "")
+
+
+def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+    top = name.partition(".")[0]
+    if level or top not in ALLOWED:
+        raise LabError("import", None, module=name, allowed=", ".join(sorted(ALLOWED)))
+    return __import__(name, globals, locals, fromlist, level)
+
+
+def _no_input(*args, **kwargs):
+    raise LabError("input")
+
+
+def sandbox() -> dict:
+    """The program's builtins: no files, no ``exec``, no ``input``, guarded imports."""
+    allowed = dict(vars(builtins))
+    allowed["__import__"] = _guarded_import
+    allowed["input"] = _no_input
+    for name in ("open", "exec", "eval", "compile", "breakpoint", "help", "exit", "quit"):
+        allowed.pop(name, None)
+    return allowed
