@@ -44,26 +44,42 @@ def _is_grid(target: ast.expr) -> bool:
     )
 
 
-class _Rewrite(ast.NodeTransformer):
+class _Rewrite:
     """``a[i][j] = v`` -> ``__lab_set__(a, i, j, v, line * LINE)``; chained targets through a
-    temporary.  Line numbers stay the program's own."""
+    temporary.  Line numbers stay the program's own.  Only statement lists are walked (an
+    assignment is a statement): the program's expressions are left unvisited."""
 
-    def visit_Assign(self, node: ast.Assign):
-        self.generic_visit(node)
-        if not any(_is_grid(target) for target in node.targets):
-            return node
-        if len(node.targets) == 1:
-            return ast.copy_location(ast.Expr(self._set(node.targets[0], node.value, node)), node)
-        temp = ast.Name("__lab_value__", ast.Store())
-        out: list[ast.stmt] = [ast.Assign([temp], node.value)]
-        for target in node.targets:
-            value = ast.Name("__lab_value__", ast.Load())
-            if _is_grid(target):
-                out.append(ast.Expr(self._set(target, value, node)))
+    BODIES = ("body", "orelse", "finalbody")
+
+    def body(self, statements: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for node in statements:
+            for name in self.BODIES:
+                inner = getattr(node, name, None)
+                if isinstance(inner, list):
+                    setattr(node, name, self.body(inner))
+            for holder in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
+                holder.body = self.body(holder.body)
+            if isinstance(node, ast.Assign) and any(_is_grid(t) for t in node.targets):
+                out.extend(self.assign(node))
             else:
-                out.append(ast.Assign([target], value))
+                out.append(node)
+        return out
+
+    def assign(self, node: ast.Assign) -> list[ast.stmt]:
+        if len(node.targets) == 1:
+            out: list[ast.stmt] = [ast.Expr(self._set(node.targets[0], node.value, node))]
+        else:
+            temp = ast.Name("__lab_value__", ast.Store())
+            out = [ast.Assign([temp], node.value)]
+            for target in node.targets:
+                value = ast.Name("__lab_value__", ast.Load())
+                if _is_grid(target):
+                    out.append(ast.Expr(self._set(target, value, node)))
+                else:
+                    out.append(ast.Assign([target], value))
         for statement in out:
-            ast.copy_location(statement, node)
+            ast.fix_missing_locations(ast.copy_location(statement, node))
         return out
 
     @staticmethod
@@ -96,7 +112,7 @@ class _Load(ast.NodeTransformer):
 def instrument(source: str):
     """The program's code object with its grid writes rewritten; SyntaxError as Python says."""
     tree = ast.parse(source, FILENAME)
-    tree = ast.fix_missing_locations(_Rewrite().visit(tree))
+    tree.body = _Rewrite().body(tree.body)
     return compile(tree, FILENAME, "exec")
 
 
