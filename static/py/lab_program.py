@@ -3,8 +3,10 @@ calls, and the sandbox it runs in.  Used by the recorder (lab_recorder.py, which
 Web Worker loads with this module under Pyodide, and the tests under CPython).
 
 The rewrite.  The program is parsed with :mod:`ast` and every statement of the form
-``a[i][j] = v`` becomes a call ``__lab_set__(a, i, j, v, line * LINE)``, the recorder's
-setter, which records the board's writes as ``line * LINE + BACK * (it leaves) + square``.
+``a[i][j] = v`` becomes a call ``__lab_set__(a, i, j, v, site)``.  ``site`` is a constant of
+the call's line: every event the line can record, ready made (packed: 32 bits, little-endian),
+so that recording one is a list append.  An event is ``line * LINE + BACK * (it leaves) +
+square``.
 
 The sandbox: builtins without files, ``exec`` or ``input``, imports of :data:`ALLOWED` only,
 print() into an :class:`Output` of :data:`OUTPUT_CHARS` characters.
@@ -15,6 +17,7 @@ from __future__ import annotations
 import ast
 import builtins
 import io
+import struct
 
 ALLOWED = frozenset({"math", "random", "itertools", "functools", "collections", "heapq", "sys"})
 LINE = 2048  # an event's int: line * LINE + BACK (when it leaves) + square
@@ -45,11 +48,15 @@ def _is_grid(target: ast.expr) -> bool:
 
 
 class _Rewrite:
-    """``a[i][j] = v`` -> ``__lab_set__(a, i, j, v, line * LINE)``; chained targets through a
-    temporary.  Line numbers stay the program's own.  Only statement lists are walked (an
-    assignment is a statement): the program's expressions are left unvisited."""
+    """``a[i][j] = v`` -> ``__lab_set__(a, i, j, v, site)``; chained targets through a
+    temporary.  Line numbers stay the program's own; ``sites`` lists each call's ``site``
+    constant with its line, for :func:`instrument` to fill in.  Only statement lists are
+    walked (an assignment is a statement): the program's expressions are left unvisited."""
 
     BODIES = ("body", "orelse", "finalbody")
+
+    def __init__(self) -> None:
+        self.sites: list[tuple[ast.Constant, int]] = []
 
     def body(self, statements: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -82,20 +89,15 @@ class _Rewrite:
             ast.fix_missing_locations(ast.copy_location(statement, node))
         return out
 
-    @staticmethod
-    def _set(target: ast.Subscript, value: ast.expr, node: ast.stmt) -> ast.Call:
+    def _set(self, target: ast.Subscript, value: ast.expr, node: ast.stmt) -> ast.Call:
         grid = target.value
         assert isinstance(grid, ast.Subscript)
+        site = ast.Constant(None)
+        self.sites.append((site, node.lineno))
         load = _Load()
         return ast.Call(
             ast.Name(SETTER, ast.Load()),
-            [
-                load.visit(grid.value),
-                grid.slice,
-                target.slice,
-                value,
-                ast.Constant(node.lineno * LINE),
-            ],
+            [load.visit(grid.value), grid.slice, target.slice, value, site],
             [],
         )
 
@@ -109,10 +111,25 @@ class _Load(ast.NodeTransformer):
         return super().generic_visit(node)
 
 
-def instrument(source: str):
-    """The program's code object with its grid writes rewritten; SyntaxError as Python says."""
+def _site(line: int, squares: int) -> tuple:
+    """The events line ``line`` of the program can record, packed: ``site[sq]`` enters sq,
+    ``site[squares + sq]`` leaves it; ``site[-1]`` is the line's number."""
+    pack = struct.Struct("<i").pack
+    base = line * LINE
+    moves = [pack(base + sq) for sq in range(squares)]
+    backs = [pack(base + BACK + sq) for sq in range(squares)]
+    return (*moves, *backs, line)
+
+
+def instrument(source: str, squares: int):
+    """The program's code object with its grid writes rewritten, for a board of ``squares``;
+    SyntaxError as Python says."""
     tree = ast.parse(source, FILENAME)
-    tree.body = _Rewrite().body(tree.body)
+    rewrite = _Rewrite()
+    tree.body = rewrite.body(tree.body)
+    sites = {line: _site(line, squares) for line in {line for _, line in rewrite.sites}}
+    for constant, line in rewrite.sites:
+        constant.value = sites[line]
     return compile(tree, FILENAME, "exec")
 
 

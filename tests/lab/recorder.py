@@ -32,8 +32,11 @@ def record(source, rows, cols, start, *, budget=50_000_000, chunk=4096):
     """(the run's result, its events as ints) for ``source`` from ``start`` = (row, col)."""
     events = array("i")
 
-    def flush(buffer, n):
-        events.extend(buffer[:n])
+    def flush(data):
+        codes = array("i", data)
+        if sys.byteorder == "big":
+            codes.byteswap()  # the recorder packs them little-endian, as the page reads them
+        events.extend(codes)
 
     result = recorder.run(source, rows, cols, *start, budget, chunk, flush)
     assert result["total"] == len(events)

@@ -39,14 +39,10 @@ self.onmessage = async ({ data }) => {
   if (data?.type !== "run") return;
   const recorder = await ready;
   const { id, source, rows, cols, startRow, startCol, budget, chunk } = data;
-  const flush = (buffer, n) => {
-    const view = buffer.getBuffer("i32");
-    try {
-      const events = view.data.slice(0, n); // out of Python's memory, which the next chunk reuses
-      postMessage({ type: "chunk", id, events }, [events.buffer]);
-    } finally {
-      view.release();
-    }
+  const flush = (packed) => {
+    const bytes = packed.toJs(); // out of Python's memory, into a buffer of its own
+    const events = new Int32Array(bytes.buffer);
+    postMessage({ type: "chunk", id, events }, [events.buffer]);
   };
   const began = performance.now();
   const answer = recorder.run(source, rows, cols, startRow, startCol, budget, chunk, flush);
