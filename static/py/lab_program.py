@@ -4,9 +4,10 @@ Web Worker loads with this module under Pyodide, and the tests under CPython).
 
 The rewrite.  The program is parsed with :mod:`ast` and every statement of the form
 ``a[i][j] = v`` becomes a call ``__lab_set__(a, i, j, v, site)``.  ``site`` is a constant of
-the call's line: every event the line can record, ready made (packed: 32 bits, little-endian),
-so that recording one is a list append.  An event is ``line * LINE + BACK * (it leaves) +
-square``.
+the call's line: every event the line can record, ready made, so that recording one is a
+list append.  An event is ``index * LINE + BACK * (it leaves) + square``, ``index`` the
+place of the writing line in the program's ``lines`` (the lines holding a grid write, in
+order): 16 bits when there are at most :data:`NARROW_LINES` of them, else 32.
 
 The sandbox: builtins without files, ``exec`` or ``input``, imports of :data:`ALLOWED` only,
 print() into an :class:`Output` of :data:`OUTPUT_CHARS` characters.
@@ -20,8 +21,9 @@ import io
 import struct
 
 ALLOWED = frozenset({"math", "random", "itertools", "functools", "collections", "heapq", "sys"})
-LINE = 2048  # an event's int: line * LINE + BACK (when it leaves) + square
+LINE = 2048  # an event: (its line's index) * LINE + BACK (when it leaves) + square
 BACK = 1024
+NARROW_LINES = 32  # a program writing grids from at most this many lines gets 16-bit events
 OUTPUT_CHARS = 20_000  # print() output kept for the page
 SETTER = "__lab_set__"  # a dunder: not mangled inside a class body
 FILENAME = "<lab>"
@@ -111,26 +113,28 @@ class _Load(ast.NodeTransformer):
         return super().generic_visit(node)
 
 
-def _site(line: int, squares: int) -> tuple:
-    """The events line ``line`` of the program can record, packed: ``site[sq]`` enters sq,
+def _site(index: int, line: int, squares: int, size: int) -> tuple:
+    """The events line ``index`` of the program can record, packed: ``site[sq]`` enters sq,
     ``site[squares + sq]`` leaves it; ``site[-1]`` is the line's number."""
-    pack = struct.Struct("<i").pack
-    base = line * LINE
+    pack = struct.Struct("<H" if size == 2 else "<i").pack
+    base = index * LINE
     moves = [pack(base + sq) for sq in range(squares)]
     backs = [pack(base + BACK + sq) for sq in range(squares)]
     return (*moves, *backs, line)
 
 
 def instrument(source: str, squares: int):
-    """The program's code object with its grid writes rewritten, for a board of ``squares``;
-    SyntaxError as Python says."""
+    """``(code, lines, size)``: the program's code object with its grid writes rewritten, the
+    lines holding them and the bytes of an event; SyntaxError as Python says."""
     tree = ast.parse(source, FILENAME)
     rewrite = _Rewrite()
     tree.body = rewrite.body(tree.body)
-    sites = {line: _site(line, squares) for line in {line for _, line in rewrite.sites}}
+    lines = sorted({line for _, line in rewrite.sites})
+    size = 2 if len(lines) <= NARROW_LINES else 4
+    sites = {line: _site(index, line, squares, size) for index, line in enumerate(lines)}
     for constant, line in rewrite.sites:
         constant.value = sites[line]
-    return compile(tree, FILENAME, "exec")
+    return compile(tree, FILENAME, "exec"), tuple(lines), size
 
 
 class Output(io.TextIOBase):

@@ -36,6 +36,7 @@ from lab_program import (
     BACK,
     FILENAME,
     LINE,
+    NARROW_LINES,
     SETTER,
     LabError,
     Output,
@@ -43,7 +44,7 @@ from lab_program import (
     sandbox,
 )
 
-__all__ = ["ALLOWED", "BACK", "LINE", "LabError", "Run", "run"]
+__all__ = ["ALLOWED", "BACK", "LINE", "NARROW_LINES", "LabError", "Run", "run"]
 
 MAX_SQUARES = BACK  # boards up to 32 x 32 fit an event's square bits (searches stop at 30)
 BLOCK = 256  # backtracks between two looks at the chunk and the budget
@@ -89,11 +90,11 @@ def _grids(rows: int, cols: int) -> tuple[list, list]:
 class Run:
     """One run's board, path and recording; :meth:`setter` is the program's ``__lab_set__``."""
 
-    def __init__(self, rows, cols, start, budget, chunk, flush) -> None:
+    def __init__(self, rows, cols, start, budget, chunk, flush, lines, size) -> None:
         if rows * cols > MAX_SQUARES:
             raise ValueError(f"{rows}x{cols} is too big for the lab")
         self.rows, self.cols, self.start = rows, cols, start
-        self.chunk, self.flush = chunk, flush
+        self.chunk, self.flush, self.lines, self.size = chunk, flush, lines, size
         self.stop = chunk * max(1, -(-budget // chunk))  # the first chunk's end past the budget
         self.log: list[bytes] = []  # the events not handed over yet, each packed
         self.flushed = 0  # events handed to flush before them
@@ -106,7 +107,7 @@ class Run:
     def finish(self) -> None:
         """Hand the events recorded since the last chunk over."""
         if self.log:
-            self.flush(b"".join(self.log))
+            self.flush(b"".join(self.log), self.size, self.lines)
             self.flushed += len(self.log)
             self.log.clear()
 
@@ -293,18 +294,19 @@ def run(source, rows, cols, start_row, start_col, budget, chunk, flush) -> dict:
 
     ``status``: ``found`` (a full board), ``declared`` (the last move landed on the start),
     ``ended`` (the program returned without a tour), ``budget`` (``budget`` events),
-    ``error`` (``code`` says which, ``line`` where).  ``flush(events)`` gets each chunk of
-    events (``chunk`` of them and at most a few hundred more, the last one fewer): bytes, 4
-    of them an event, its int little-endian.
+    ``error`` (``code`` says which, ``line`` where).  ``flush(events, size, lines)`` gets
+    each chunk of events (``chunk`` of them and at most a few hundred more, the last one
+    fewer): bytes, ``size`` of them an event (2 or 4, little-endian), whose line is
+    ``lines[event // LINE]``.
     """
     result = {"status": "ended", "code": None, "line": None, "params": {}, "message": ""}
     output = Output()
     try:
-        code = instrument(source, rows * cols)
+        code, lines, size = instrument(source, rows * cols)
     except SyntaxError as error:
         result.update(status="error", code="syntax", line=error.lineno, message=error.msg)
         return {**result, "total": 0, "output": ""}
-    recording = Run(rows, cols, start_row * cols + start_col, budget, chunk, flush)
+    recording = Run(rows, cols, start_row * cols + start_col, budget, chunk, flush, lines, size)
     names = {
         "__name__": "__main__",
         "__builtins__": sandbox(),

@@ -29,18 +29,22 @@ recorder = _load("lab_recorder")
 
 
 def record(source, rows, cols, start, *, budget=50_000_000, chunk=4096):
-    """(the run's result, its events as ints) for ``source`` from ``start`` = (row, col)."""
-    events = array("i")
+    """(the run's result, its events as ints) for ``source`` from ``start`` = (row, col).
 
-    def flush(data):
-        codes = array("i", data)
+    The ints are the page's (static/js/lab/recording.js): ``line * LINE + BACK (when it
+    leaves) + square``, each chunk's events read through the program's ``lines``."""
+    events: list[int] = []
+
+    def flush(data, size, lines):
+        codes = array("H" if size == 2 else "i", data)
         if sys.byteorder == "big":
             codes.byteswap()  # the recorder packs them little-endian, as the page reads them
-        events.extend(codes)
+        for code in codes:
+            events.append(lines[code // recorder.LINE] * recorder.LINE + code % recorder.LINE)
 
     result = recorder.run(source, rows, cols, *start, budget, chunk, flush)
     assert result["total"] == len(events)
-    return result, list(events)
+    return result, events
 
 
 def steps(events) -> list[tuple[int, bool]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from server.lab import PROGRAMS, program
-from tests.lab.recorder import engine_steps, lines, record, steps
+from tests.lab.recorder import engine_steps, lines, record, recorder, steps
 
 FIXED_SORT = ("key=cmp_to_key(lambda x,y: x.wayout < y.wayout)", "key=lambda n: n.wayout")
 
@@ -218,3 +218,26 @@ def test_a_visited_grid_beside_the_board_is_written_and_not_recorded():
     result, events = record(source, 5, 5, (0, 0))
     assert "visited[x][y] = False" in source and result["status"] == "found"
     assert steps(events) == engine_steps(5, 5, (0, 0), "seed")
+
+
+def chunks_of(source, rows=5, cols=5):
+    """The sizes of an event in each chunk ``source``'s run hands over, and its lines."""
+    seen = []
+    recorder.run(source, rows, cols, 0, 0, 10**6, 1 << 16, lambda *chunk: seen.append(chunk))
+    return {(size, lines) for _, size, lines in seen}
+
+
+def test_an_event_takes_16_bits_up_to_32_writing_lines_and_32_bits_past_them():
+    narrow = program("start")
+    marks = tuple(n for n, text in enumerate(narrow.splitlines(), 1) if "board[x][y] =" in text)
+    assert chunks_of(narrow) == {(2, marks)}
+    _, events = record(narrow, 5, 5, (0, 0))
+    for more, size in ((recorder.NARROW_LINES - 2, 2), (recorder.NARROW_LINES - 1, 4)):
+        # `more` lines writing another grid (2 rows: not the board) before the program
+        grids = "".join(f"g[0][{n % 5}] = {n + 1}\n" for n in range(more))
+        wide = "g = [[0] * 5 for _ in range(2)]\n" + grids + narrow
+        ((got, lines),) = chunks_of(wide)
+        assert (got, len(lines)) == (size, more + 2)
+        # the same events either way, each on its own line
+        _, shifted = record(wide, 5, 5, (0, 0))
+        assert shifted == [code + (more + 1) * recorder.LINE for code in events]

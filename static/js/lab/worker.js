@@ -1,12 +1,15 @@
 // The code lab's Web Worker: Pyodide (static/vendor/pyodide/) and the recorder
 // (static/py/lab_recorder.py with lab_program.py), which runs a student's program with its
 // board watched. The page (lab/runner.js) sends `run`; the worker answers with the recorded
-// events, a chunk at a time as they fill (each an Int32Array, transferred), then `done` with
-// how the run ended. A program that never ends is stopped by terminating the worker: nothing
+// events, a chunk at a time as they fill (each a Uint16Array, or an Int32Array when the
+// program writes grids from more lines than 16 bits name, transferred), then `done` with how
+// the run ended. A program that never ends is stopped by terminating the worker: nothing
 // here needs to cooperate, and the chunks posted so far are the page's.
 //
 // Messages to the page: {type: "ready", ms} once Python is loaded; {type: "chunk", id,
-// events}; {type: "done", id, result, ms}; {type: "failed", message}: Pyodide did not load.
+// events, lines} (lines: the program's writing lines, which an event names by index,
+// lab/recording.js); {type: "done", id, result, ms}; {type: "failed", message}: Pyodide did
+// not load.
 
 import { loadPyodide } from "../../vendor/pyodide/pyodide.mjs";
 
@@ -39,10 +42,12 @@ self.onmessage = async ({ data }) => {
   if (data?.type !== "run") return;
   const recorder = await ready;
   const { id, source, rows, cols, startRow, startCol, budget, chunk } = data;
-  const flush = (packed) => {
+  let table = null; // the program's writing lines, the same for each chunk of the run
+  const flush = (packed, size, lines) => {
     const bytes = packed.toJs(); // out of Python's memory, into a buffer of its own
-    const events = new Int32Array(bytes.buffer);
-    postMessage({ type: "chunk", id, events }, [events.buffer]);
+    const events = size === 2 ? new Uint16Array(bytes.buffer) : new Int32Array(bytes.buffer);
+    table ??= lines.toJs();
+    postMessage({ type: "chunk", id, events, lines: table }, [events.buffer]);
   };
   const began = performance.now();
   const answer = recorder.run(source, rows, cols, startRow, startCol, budget, chunk, flush);
