@@ -3,52 +3,51 @@
 Runs inside Pyodide in the lab's Web Worker (static/js/lab/worker.js), and under CPython in
 the tests (tests/lab/).  Nothing here knows the browser: the worker hands :func:`run` the
 program, the page's board, a budget and a ``flush`` callable, and posts what comes back.
+The program is made ready by lab_program.py: each grid write ``a[i][j] = v`` becomes a
+call of this module's setter, ``__lab_set__(a, i, j, v, site)``.
 
-How a move is seen.  The program is parsed with :mod:`ast` and every statement of the form
-``a[i][j] = v`` becomes a call ``__lab_set__(a, i, j, v, line)``, which does the write and,
-when ``a`` is the board, records it: a value other than 0 enters square (i, j), 0 leaves
-it.  The board is the first list of ``ROWS`` lists of ``COLS`` that the program writes a
-number other than 0 into (``board[row][col] = step``); other grids (a ``visited`` list of
-booleans) are written as usual and not recorded.  A recorded event is one int in a
-preallocated ``array('i')``: ``line * 2048 + 1024 * (it leaves) + square``, the square
-``row * COLS + col``.  Each full chunk goes to ``flush`` (the worker posts it to the page)
-and is reused.  No tracing: ``sys.settrace`` costs every line of the program, this costs
-one call per write of a grid.
+How a move is seen.  The setter does the write and, when ``a`` is the board, records it: a
+value other than 0 enters square (i, j), 0 leaves it.  The board is the first list of
+``ROWS`` lists of ``COLS`` that the program writes a number other than 0 into
+(``board[row][col] = step``); other grids (a ``visited`` list of booleans) are written as
+usual and not recorded.  An event is taken ready made from ``site`` (lab_program.py) and
+appended to a list; a chunk of them is joined into bytes for ``flush`` (the worker posts it
+to the page).  No tracing: ``sys.settrace`` costs every line of the program, this costs one
+call per write of a grid.
 
 What is refused, each with its line (the student's own numbering):  a write off the board
 (``board[-1][2]``: Python would wrap it round), a move that is no knight's jump from the
 knight's square, onto a square already on the path, or a first move off the page's start
 square; clearing a square that is on the path but not the knight's; an import outside
-:data:`ALLOWED`.  The run ends at the first full board (the tour; whether it closes is the
-page's verdict), at the program's next write of a grid after it, so a program that goes on
+:data:`ALLOWED`.  Every write is checked as it is made, so the program stops at its bad
+write.  The run ends at the first full board (the tour; whether it closes is the page's
+verdict), at the program's next write of a grid after it, so a program that goes on
 searching (the Python article's never sets its ``found``) stops where the engine stops.
 """
 
 from __future__ import annotations
 
-import ast
-import builtins
-import io
+import functools
+import operator
 import sys
-from array import array
 
-ALLOWED = frozenset({"math", "random", "itertools", "functools", "collections", "heapq", "sys"})
-LINE = 2048  # an event's int: line * LINE + BACK (when it leaves) + square
-BACK = 1024
+from lab_program import (
+    ALLOWED,
+    BACK,
+    FILENAME,
+    LINE,
+    NARROW_LINES,
+    SETTER,
+    LabError,
+    Output,
+    instrument,
+    sandbox,
+)
+
+__all__ = ["ALLOWED", "BACK", "LINE", "NARROW_LINES", "LabError", "Run", "run"]
+
 MAX_SQUARES = BACK  # boards up to 32 x 32 fit an event's square bits (searches stop at 30)
-OUTPUT_CHARS = 20_000  # print() output kept for the page
-SETTER = "__lab_set__"  # a dunder: not mangled inside a class body
-FILENAME = "<lab>"
-
-
-class LabError(Exception):
-    """A bad program: ``code`` names the message (``lab.error.<code>`` in the catalogues)."""
-
-    def __init__(self, code: str, line: int | None = None, **params) -> None:
-        super().__init__(code)
-        self.code = code
-        self.line = line
-        self.params = params
+BLOCK = 256  # backtracks between two looks at the chunk and the budget
 
 
 class _Stop(BaseException):
@@ -56,181 +55,88 @@ class _Stop(BaseException):
     program does not catch it)."""
 
 
-def _is_grid(target: ast.expr) -> bool:
-    """``a[i][j]``: a subscript of a subscript, neither a slice."""
-    return (
-        isinstance(target, ast.Subscript)
-        and isinstance(target.value, ast.Subscript)
-        and not isinstance(target.slice, ast.Slice)
-        and not isinstance(target.value.slice, ast.Slice)
-    )
+def _grid(squares, rows: int, cols: int) -> list:
+    """A list of lists that a write's (row, col) indexes: the square there when it is one of
+    ``squares``, else None.  Each list is padded with None to twice its length, so that a
+    negative index Python would wrap round lands on None, or (below minus the board's size)
+    on a square where the board's own write raises IndexError, or past the padding raises
+    IndexError at once."""
+    blank = [None] * (2 * cols)
+    out = [blank] * (2 * rows)
+    for sq in squares:
+        row, col = divmod(sq, cols)
+        if out[row] is blank:
+            out[row] = blank.copy()
+        out[row][col] = sq
+    return out
 
 
-class _Rewrite(ast.NodeTransformer):
-    """``a[i][j] = v`` -> ``__lab_set__(a, i, j, v, line * LINE)``; chained targets through a
-    temporary.  Line numbers stay the program's own."""
-
-    def visit_Assign(self, node: ast.Assign):
-        self.generic_visit(node)
-        if not any(_is_grid(target) for target in node.targets):
-            return node
-        if len(node.targets) == 1:
-            return ast.copy_location(ast.Expr(self._set(node.targets[0], node.value, node)), node)
-        temp = ast.Name("__lab_value__", ast.Store())
-        out: list[ast.stmt] = [ast.Assign([temp], node.value)]
-        for target in node.targets:
-            value = ast.Name("__lab_value__", ast.Load())
-            if _is_grid(target):
-                out.append(ast.Expr(self._set(target, value, node)))
-            else:
-                out.append(ast.Assign([target], value))
-        for statement in out:
-            ast.copy_location(statement, node)
-        return out
-
-    @staticmethod
-    def _set(target: ast.Subscript, value: ast.expr, node: ast.stmt) -> ast.Call:
-        grid = target.value
-        assert isinstance(grid, ast.Subscript)
-        load = _Load()
-        return ast.Call(
-            ast.Name(SETTER, ast.Load()),
-            [
-                load.visit(grid.value),
-                grid.slice,
-                target.slice,
-                value,
-                ast.Constant(node.lineno * LINE),
-            ],
-            [],
-        )
-
-
-class _Load(ast.NodeTransformer):
-    """The grid's expression as a value (it was the target's, in a Store context)."""
-
-    def generic_visit(self, node):
-        if hasattr(node, "ctx"):
-            node.ctx = ast.Load()
-        return super().generic_visit(node)
-
-
-def instrument(source: str):
-    """The program's code object with its grid writes rewritten; SyntaxError as Python says."""
-    tree = ast.parse(source, FILENAME)
-    tree = ast.fix_missing_locations(_Rewrite().visit(tree))
-    return compile(tree, FILENAME, "exec")
-
-
-class _Output(io.TextIOBase):
-    """print()'s output, the first :data:`OUTPUT_CHARS` characters of it."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.size = 0
-        self.cut = False
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        room = OUTPUT_CHARS - self.size
-        if room > 0:
-            self.parts.append(text[:room])
-            self.size += min(room, len(text))
-        if len(text) > room:
-            self.cut = True
-        return len(text)
-
-    def text(self) -> str:
-        return "".join(self.parts) + ("\n…" if self.cut else "")
-
-
-def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
-    top = name.partition(".")[0]
-    if level or top not in ALLOWED:
-        raise LabError("import", None, module=name, allowed=", ".join(sorted(ALLOWED)))
-    return __import__(name, globals, locals, fromlist, level)
-
-
-def _no_input(*args, **kwargs):
-    raise LabError("input")
-
-
-def _builtins() -> dict:
-    allowed = dict(vars(builtins))
-    allowed["__import__"] = _guarded_import
-    allowed["input"] = _no_input
-    for name in ("open", "exec", "eval", "compile", "breakpoint", "help", "exit", "quit"):
-        allowed.pop(name, None)
-    return allowed
-
-
-def _knight_table(rows: int, cols: int) -> bytearray:
-    """``table[a * squares + b]`` is 1 when b is a knight's jump from a."""
-    squares = rows * cols
-    table = bytearray(squares * squares)
-    for a in range(squares):
+@functools.lru_cache(maxsize=4)
+def _grids(rows: int, cols: int) -> tuple[list, list]:
+    """``(cells, jumps)``: the :func:`_grid` of every square, and ``jumps[a]`` that of the
+    knight's jumps from a.  Read only, so kept for the next run on the board."""
+    jumps = []
+    for a in range(rows * cols):
         r, c = divmod(a, cols)
-        for dr, dc in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)):
-            if 0 <= r + dr < rows and 0 <= c + dc < cols:
-                table[a * squares + (r + dr) * cols + c + dc] = 1
-    return table
+        to = [
+            (r + dr) * cols + c + dc
+            for dr, dc in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+            if 0 <= r + dr < rows and 0 <= c + dc < cols
+        ]
+        jumps.append(_grid(to, rows, cols))
+    return _grid(range(rows * cols), rows, cols), jumps
 
 
 class Run:
     """One run's board, path and recording; :meth:`setter` is the program's ``__lab_set__``."""
 
-    def __init__(self, rows, cols, start, budget, chunk, flush) -> None:
+    def __init__(self, rows, cols, start, budget, chunk, flush, lines, size) -> None:
         if rows * cols > MAX_SQUARES:
             raise ValueError(f"{rows}x{cols} is too big for the lab")
         self.rows, self.cols, self.start = rows, cols, start
-        self.budget, self.chunk, self.flush = budget, chunk, flush
-        self.buffer = array("i", bytes(4 * chunk))
-        self.filled = 0  # ints in the buffer
+        self.chunk, self.flush, self.lines, self.size = chunk, flush, lines, size
+        self.stop = chunk * max(1, -(-budget // chunk))  # the first chunk's end past the budget
+        self.log: list[bytes] = []  # the events not handed over yet, each packed
         self.flushed = 0  # events handed to flush before them
-        self.path: list[int] = []
         self.ended: str | None = None  # "found" | "declared": the run ends at the next write
 
     @property
     def total(self) -> int:
-        return self.flushed + self.filled
+        return self.flushed + len(self.log)
 
     def finish(self) -> None:
-        """Hand the last, partial chunk over."""
-        if self.filled:
-            self.flush(self.buffer, self.filled)
-            self.flushed += self.filled
-            self.filled = 0
+        """Hand the events recorded since the last chunk over."""
+        if self.log:
+            self.flush(b"".join(self.log), self.size, self.lines)
+            self.flushed += len(self.log)
+            self.log.clear()
 
     def setter(self):
         """The program's ``__lab_set__``: the hot path, one call per grid write.
 
-        Kept lean (it runs millions of times a second): the knight's square is held as
-        ``head``, its row's offset in the jump table, whose extra last row allows only the
-        start (the path is empty); a full board or a full chunk is one comparison,
-        ``filled == mark``, checked before anything else is done about it.
+        Kept lean (it runs millions of times a second), every check a list lookup: ``head``,
+        the knight's jumps, gives the square a move lands on or None; ``came[sq]`` says
+        whether sq is on the path by holding the jumps of the square the knight came from,
+        which a backtrack restores.  No length is taken: a move compares the path's
+        ``depth`` with ``top`` (the full board), a backtrack counts ``left`` down, and
+        :func:`mark` sees to the chunk and the budget, lowering both near the budget's end so
+        that the run stops at its exact event.  A rarer case goes to ``odd``.
         """
-        rows, cols = self.rows, self.cols
-        squares = rows * cols
-        root = squares * squares  # the jump table's row for "no path yet": the start only
-        knight = _knight_table(rows, cols) + bytearray(squares)
-        knight[root + self.start] = 1
-        on = bytearray(squares)
-        path = self.path
-        push, pop = path.append, path.pop
-        buffer, chunk = self.buffer, self.chunk
+        rows, cols, squares, start = self.rows, self.cols, self.rows * self.cols, self.start
+        cells, jumps = _grids(rows, cols)
+        root = _grid([start], rows, cols)  # before the first move: the start only
+        came: list = [None] * squares  # None: off the path
+        log = self.log
         board = None
-        filled = 0
         head = root
+        depth = 0  # squares on the path
         run = self
 
-        def other(a, i, j, v, line) -> None:
+        def other(a, i, j, v, site) -> None:
             """A write of another grid: the board's first (the first rows x cols grid given
             a number), any other grid's, or the first write after the run ended."""
             nonlocal board
             if run.ended:
-                run.filled = filled
                 raise _Stop
             if (
                 board is None
@@ -242,74 +148,127 @@ class Run:
                 and all(type(row) is list and len(row) == cols for row in a)
             ):
                 board = a
-                setter(a, i, j, v, line)
-                return
+                return setter(a, i, j, v, site)
+            a[i][j] = v
+            return None
+
+        def odd(a, i, j, v, site) -> None:
+            """A board write the fast path did not take: off the board, a move the path
+            does not allow (an error, or the Python article's landing), clearing a square
+            behind the knight, or indices that are not plain ints (Python's own error, or
+            the same write through ints)."""
+            nonlocal board, depth
+            line = site[-1]
+            try:
+                row, col = int(operator.index(i)), int(operator.index(j))
+            except TypeError:
+                a[i][j] = v  # no list takes such an index: Python says so
+                return None
+            if not (0 <= row < rows and 0 <= col < cols):
+                raise LabError("range", line, row=i, col=j, rows=rows, cols=cols)
+            sq = row * cols + col
+            name = _name(sq, rows, cols)
+            if v and not depth and sq != start:
+                raise LabError("start", line, square=name, start=_name(start, rows, cols))
+            if v and depth and head[row][col] is None:
+                knight = next(s for s in range(squares) if jumps[s] is head)
+                raise LabError("jump", line, square=name, head=_name(knight, rows, cols))
+            if not v and came[sq] is not None and head is not jumps[sq]:
+                raise LabError("clear", line, square=name)
+            if v and came[sq] is not None:
+                if sq != start or depth != squares - 1:
+                    raise LabError("again", line, square=name)
+                a[i][j] = v  # its last move lands on its start: a false tour, recorded
+                log.append(site[sq])
+                depth += 1
+                run.ended = "declared"
+                board = None  # the next write of any grid goes through other(): it stops
+                return None
+            return setter(a, row, col, v, site)
+
+        def off(a, i, j, v, site) -> None:
+            """The board's own write raised IndexError: off the board, or a row the program
+            made shorter (Python's error, raised again)."""
+            row, col = operator.index(i), operator.index(j)
+            if not (0 <= row < rows and 0 <= col < cols):
+                raise LabError("range", site[-1], row=i, col=j, rows=rows, cols=cols)
             a[i][j] = v
 
-        def odd(sq: int, line: int) -> None:
-            """A move the path does not allow: the Python article's landing, or an error."""
-            name = _name(sq, rows, cols)
-            if not path:
-                raise LabError("start", line, square=name, start=_name(run.start, rows, cols))
-            if not knight[head + sq]:
-                raise LabError("jump", line, square=name, head=_name(path[-1], rows, cols))
-            if sq == path[0] and len(path) == squares - 1:
-                run.ended = "declared"  # its last move lands on its start: a false tour
-                return
-            raise LabError("again", line, square=name)
-
         def mark() -> None:
-            """A full chunk (hand it over, mind the budget) or a full board (the run ends)."""
-            nonlocal filled, board
-            if len(path) == squares and not run.ended:
+            """A full board (the run ends), or time to see to the chunk and the budget."""
+            nonlocal board, top, left
+            if depth == squares:
                 run.ended = "found"
-            if run.ended:
-                run.filled = filled
                 board = None  # the next write of any grid goes through other(): it stops
-            elif filled == chunk:
-                run.filled = filled
+                return
+            if run.total >= run.stop:
                 run.finish()
-                filled = 0
-                if run.flushed >= run.budget:
-                    run.ended = "budget"
-                    raise _Stop
+                run.ended = "budget"
+                raise _Stop
+            if len(log) >= run.chunk:
+                run.finish()
+            top, left = pace()
 
-        def setter(a, i, j, v, line):
-            nonlocal filled, head
+        def pace() -> tuple[int, int]:
+            """(top, left) till the next mark(): within BLOCK backtracks, and as many moves
+            plus a path; closer to the budget's end, each backtrack and its exact move."""
+            room = run.stop - run.total
+            if room > 2 * BLOCK + squares:
+                return squares, BLOCK
+            return min(squares, depth + room), 1
+
+        top, left = pace()  # the depth a move calls mark() at, the backtracks till one does
+
+        def setter(a, i, j, v, site):
+            nonlocal head, depth, left
             if a is not board:
-                return other(a, i, j, v, line)
-            if not (0 <= i < rows and 0 <= j < cols):
-                raise LabError("range", line // LINE, row=i, col=j, rows=rows, cols=cols)
-            sq = i * cols + j
+                return other(a, i, j, v, site)
             if v:
-                if on[sq] or not knight[head + sq]:
-                    odd(sq, line // LINE)
-                on[sq] = 1
-                push(sq)
-                head = sq * squares
-                buffer[filled] = line + sq
-                a[i][j] = v
-                filled += 1
-                if filled == chunk or len(path) == squares:
+                try:
+                    sq = head[i][j]
+                except (IndexError, TypeError):
+                    return odd(a, i, j, v, site)
+                if sq is None or came[sq] is not None:
+                    return odd(a, i, j, v, site)
+                try:
+                    a[i][j] = v
+                except IndexError:
+                    return off(a, i, j, v, site)
+                came[sq] = head
+                head = jumps[sq]
+                log.append(site[sq])
+                depth += 1
+                if depth == top:
                     mark()
-            elif on[sq]:
-                if path[-1] != sq:
-                    raise LabError("clear", line // LINE, square=_name(sq, rows, cols))
-                on[sq] = 0
-                pop()
-                head = path[-1] * squares if path else root
-                buffer[filled] = line + BACK + sq
+                return None
+            try:
+                sq = cells[i][j]
+            except (IndexError, TypeError):
+                return odd(a, i, j, v, site)
+            if sq is None:
+                return odd(a, i, j, v, site)
+            back = came[sq]
+            if back is None:
+                try:
+                    a[i][j] = v  # 0 on a square off the path: no event
+                except IndexError:
+                    return off(a, i, j, v, site)
+                return None
+            if head is not jumps[sq]:
+                return odd(a, i, j, v, site)
+            try:
                 a[i][j] = v
-                filled += 1
-                if filled == chunk:
-                    mark()
-            else:
-                a[i][j] = v  # 0 on a square off the path: no event
+            except IndexError:
+                return off(a, i, j, v, site)
+            came[sq] = None
+            head = back
+            log.append(site[squares + sq])
+            depth -= 1
+            left -= 1
+            if not left:
+                mark()
+            return None
 
-        def sync() -> None:  # the closure's count, for finish() after the program
-            run.filled = filled
-
-        self.sync = sync
         return setter
 
 
@@ -335,20 +294,22 @@ def run(source, rows, cols, start_row, start_col, budget, chunk, flush) -> dict:
 
     ``status``: ``found`` (a full board), ``declared`` (the last move landed on the start),
     ``ended`` (the program returned without a tour), ``budget`` (``budget`` events),
-    ``error`` (``code`` says which, ``line`` where).  ``flush(buffer, n)`` gets each chunk
-    of events: the first ``n`` ints of ``buffer``, valid during the call only.
+    ``error`` (``code`` says which, ``line`` where).  ``flush(events, size, lines)`` gets
+    each chunk of events (``chunk`` of them and at most a few hundred more, the last one
+    fewer): bytes, ``size`` of them an event (2 or 4, little-endian), whose line is
+    ``lines[event // LINE]``.
     """
-    recording = Run(rows, cols, start_row * cols + start_col, budget, chunk, flush)
     result = {"status": "ended", "code": None, "line": None, "params": {}, "message": ""}
-    output = _Output()
+    output = Output()
     try:
-        code = instrument(source)
+        code, lines, size = instrument(source, rows * cols)
     except SyntaxError as error:
         result.update(status="error", code="syntax", line=error.lineno, message=error.msg)
         return {**result, "total": 0, "output": ""}
+    recording = Run(rows, cols, start_row * cols + start_col, budget, chunk, flush, lines, size)
     names = {
         "__name__": "__main__",
-        "__builtins__": _builtins(),
+        "__builtins__": sandbox(),
         SETTER: recording.setter(),
         "ROWS": rows,
         "COLS": cols,
@@ -372,7 +333,6 @@ def run(source, rows, cols, start_row, start_col, budget, chunk, flush) -> dict:
     finally:
         sys.stdout, sys.stderr = saved[:2]
         sys.setrecursionlimit(saved[2])
-        recording.sync()
     if recording.ended:
         result["status"] = recording.ended
     recording.finish()

@@ -4,6 +4,7 @@ loaded here under CPython, and the engine's events to hold its recordings to."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from array import array
 from itertools import islice
 from pathlib import Path
@@ -11,22 +12,39 @@ from pathlib import Path
 from server.engine.board import Board
 from server.engine.search import search_events
 
-PATH = Path(__file__).resolve().parents[2] / "static" / "py" / "lab_recorder.py"
-_spec = importlib.util.spec_from_file_location("lab_recorder", PATH)
-recorder = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(recorder)
+FOLDER = Path(__file__).resolve().parents[2] / "static" / "py"
+
+
+def _load(name: str):
+    """A module of static/py by its file, under its own name as the worker imports it."""
+    spec = importlib.util.spec_from_file_location(name, FOLDER / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_load("lab_program")  # the recorder imports it
+recorder = _load("lab_recorder")
 
 
 def record(source, rows, cols, start, *, budget=50_000_000, chunk=4096):
-    """(the run's result, its events as ints) for ``source`` from ``start`` = (row, col)."""
-    events = array("i")
+    """(the run's result, its events as ints) for ``source`` from ``start`` = (row, col).
 
-    def flush(buffer, n):
-        events.extend(buffer[:n])
+    The ints are the page's (static/js/lab/recording.js): ``line * LINE + BACK (when it
+    leaves) + square``, each chunk's events read through the program's ``lines``."""
+    events: list[int] = []
+
+    def flush(data, size, lines):
+        codes = array("H" if size == 2 else "i", data)
+        if sys.byteorder == "big":
+            codes.byteswap()  # the recorder packs them little-endian, as the page reads them
+        for code in codes:
+            events.append(lines[code // recorder.LINE] * recorder.LINE + code % recorder.LINE)
 
     result = recorder.run(source, rows, cols, *start, budget, chunk, flush)
     assert result["total"] == len(events)
-    return result, list(events)
+    return result, events
 
 
 def steps(events) -> list[tuple[int, bool]]:

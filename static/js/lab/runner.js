@@ -54,7 +54,7 @@ export class LabRunner {
     }
     const run = this.current;
     if (!run || data.id !== run.id) return;
-    if (data.type === "chunk") run.recording.push(data.events);
+    if (data.type === "chunk") run.recording.push(data.events, data.lines);
     else if (data.type === "done") this.finish({ ...data.result, ms: data.ms });
   }
 
