@@ -81,22 +81,19 @@ def tally(question: QuizQuestion, vote: int = 1) -> list[list[int]]:
     return _counted(rows)
 
 
-def _last_votes():
-    """Each student's last vote on each question: (question_id, student_id, round)."""
-    return (
+def _final(*where):
+    """Each student's last vote on each question, among the answers ``where`` picks (the
+    same conditions pick the votes compared, so only those rows are read)."""
+    last = (
         select(
             QuizAnswer.question_id,
             QuizAnswer.student_id,
             func.max(QuizAnswer.round).label("round"),
         )
+        .where(*where)
         .group_by(QuizAnswer.question_id, QuizAnswer.student_id)
         .subquery()
     )
-
-
-def _final():
-    """``class_answers`` joined to each student's last vote only (a select to add to)."""
-    last = _last_votes()
     return select(QuizAnswer).join(
         last,
         and_(
@@ -109,7 +106,7 @@ def _final():
 
 def final_tally(question: QuizQuestion) -> list[list[int]]:
     """The class's answers by each student's last vote, most chosen first."""
-    final = _final().where(QuizAnswer.question_id == question.id).subquery()
+    final = _final(QuizAnswer.question_id == question.id).subquery()
     rows = db.session.execute(select(final.c.value, func.count()).group_by(final.c.value))
     return _counted(rows)
 
@@ -191,7 +188,7 @@ def scores(room: ClassRoom) -> dict:
         QuizQuestion.code == room.code, QuizQuestion.revealed_at.is_not(None)
     )
     questions = db.session.scalar(select(func.count()).select_from(revealed_ids.subquery())) or 0
-    final = _final().where(QuizAnswer.question_id.in_(revealed_ids)).subquery()
+    final = _final(QuizAnswer.question_id.in_(revealed_ids)).subquery()
     counted = db.session.execute(
         select(
             final.c.student_id,
@@ -222,7 +219,7 @@ def own_score(room: ClassRoom, student: QuizStudent) -> dict:
     student's page must not cost what the room's size does)."""
     revealed = (QuizQuestion.code == room.code, QuizQuestion.revealed_at.is_not(None))
     questions = db.session.scalar(select(func.count(QuizQuestion.id)).where(*revealed)) or 0
-    final = _final().where(QuizAnswer.student_id == student.id).subquery()
+    final = _final(QuizAnswer.student_id == student.id).subquery()
     answered, right = db.session.execute(
         select(
             func.count(final.c.question_id),
