@@ -8,7 +8,10 @@ Warnsdorff tour, a 5×5 board with a hole) ten runs from its
 start, each played at a random speed of 5-400 events/s and paused at a random moment;
 then ``quiz_ask`` and its acknowledgement timed on the teacher's side.  The figure is
 the round trip to an open question (the acknowledgement carries it); an ask that is
-refused counts as not opened.  The reveal follows, so the next run may start.
+refused counts as not opened.  The reveal follows, so the next run may start.  Then each
+kind of question (server/engine/questions.py) the same way, ten runs each, on 6×6 plain
+backtracking (why a board has no tour: on 4×4, which has none): the ones that search
+(whether a tour is still possible, the verdict's obstacle) on the server's clock.
 
 Standalone: ``python benchmarks/bench_class_quiz.py [--repeat N]`` (N runs a demo, at
 least ten).
@@ -42,6 +45,16 @@ DEMOS = {  # the demo, and the last moment to pause it at (before its end)
 }
 MOMENTS = 10
 STUDENTS = 3
+KIND_DEMOS = {  # the kinds and the demo each is timed on
+    "next": "6×6 plain",
+    "onward": "6×6 plain",
+    "pick": "6×6 plain",
+    "backtrack": "6×6 plain",
+    "frame": "6×6 plain",
+    "possible": "6×6 plain",
+    "obstacle": "4×4 plain",
+}
+FOUR = ({**SIX_BY_SIX, "rows": 4, "cols": 4}, 10**6)
 
 
 def wait(condition, timeout: float) -> bool:
@@ -54,9 +67,17 @@ def wait(condition, timeout: float) -> bool:
 
 
 def ask_at_random_moments(
-    url: str, code: str, token: str, settings: dict, last: int, moments: int, chance: random.Random
+    url: str,
+    code: str,
+    token: str,
+    settings: dict,
+    last: int,
+    moments: int,
+    chance: random.Random,
+    kind: str = "next",
 ) -> list[dict]:
-    """One teacher, ``moments`` runs of ``settings``: each played, paused, asked, revealed."""
+    """One teacher, ``moments`` runs of ``settings``: each played, paused, asked (a question
+    of ``kind``), revealed."""
     teacher = Teacher.join(url, code, token)
     asks = []
     try:
@@ -69,7 +90,7 @@ def ask_at_random_moments(
             board = teacher.member.target()
             assert teacher.control(board)["ok"]
             began = time.perf_counter()
-            ack = teacher.member.call("quiz_ask", {})
+            ack = teacher.member.call("quiz_ask", {"kind": kind})
             ms = (time.perf_counter() - began) * 1000
             asks.append(
                 {
@@ -88,26 +109,30 @@ def ask_at_random_moments(
     return asks
 
 
+def in_a_room(url: str, settings: dict, last: int, moments: int, chance, kind: str):
+    """The asks of ``kind`` in a room of its own, three students entered."""
+    code, token = open_class_room(url)
+    students = [Follower(url) for _ in range(STUDENTS)]
+    try:
+        for i, student in enumerate(students):
+            assert student.join(code)["ok"]
+            assert student.call("quiz_enter", {"name": f"S{i}"})["ok"]
+        return ask_at_random_moments(url, code, token, settings, last, moments, chance, kind)
+    finally:
+        for student in students:
+            student.close()
+
+
 def run(repeat: int = MOMENTS) -> list[dict]:
     chance = random.Random(2026)
     rows = []
+    moments = max(MOMENTS, repeat)
     with tempfile.TemporaryDirectory() as tmp:
         (server,) = start_servers(Path(tmp), 1)
         try:
             everyone = []
             for name, (settings, last) in DEMOS.items():
-                code, token = open_class_room(server.url)
-                students = [Follower(server.url) for _ in range(STUDENTS)]
-                try:
-                    for i, student in enumerate(students):
-                        assert student.join(code)["ok"]
-                        assert student.call("quiz_enter", {"name": f"S{i}"})["ok"]
-                    asks = ask_at_random_moments(
-                        server.url, code, token, settings, last, max(MOMENTS, repeat), chance
-                    )
-                finally:
-                    for student in students:
-                        student.close()
+                asks = in_a_room(server.url, settings, last, moments, chance, "next")
                 everyone.extend(asks)
                 opened = [a["ms"] for a in asks if a["ok"]]
                 refused = sorted({a["code"] for a in asks if not a["ok"]})
@@ -125,6 +150,26 @@ def run(repeat: int = MOMENTS) -> list[dict]:
                         + f"; median {statistics.median(opened):.1f} ms, max "
                         f"{max(opened):.1f} ms; played at 5-400 events/s; the class moved on "
                         f"{statistics.median(moved):.0f} events (median), at most {max(moved)}",
+                    }
+                )
+            for kind, name in KIND_DEMOS.items():
+                settings, last = FOUR if name == "4×4 plain" else DEMOS[name]
+                asks = in_a_room(server.url, settings, last, moments, chance, kind)
+                everyone.extend(asks)
+                opened = [a["ms"] for a in asks if a["ok"]]
+                refused = sorted({a["code"] for a in asks if not a["ok"]})
+                within = sum(1 for a in asks if a["ok"] and a["ms"] <= GOAL_MS)
+                rows.append(
+                    {
+                        "benchmark": f"class quiz, kind `{kind}`: asked at a random pause of"
+                        f" {name}, p95",
+                        "median": round(percentile(opened, 0.95), 1) if opened else 0,
+                        "unit": "ms to an open question",
+                        "goal": f"<= {GOAL_MS:,}",
+                        "note": f"median column holds the 95th percentile; {within} of "
+                        f"{len(asks)} opened within {GOAL_MS / 1000:g} s"
+                        + (f", refused: {', '.join(refused)}" if refused else "")
+                        + (f"; median {statistics.median(opened):.1f} ms" if opened else ""),
                     }
                 )
             within = sum(1 for a in everyone if a["ok"] and a["ms"] <= GOAL_MS)
