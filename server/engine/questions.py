@@ -281,7 +281,7 @@ def board_verdict(board: Board, closed: bool, start: int | None, seconds: float)
 
 def _obstacle(pos: Position, rng: random.Random, seconds: float):
     start = pos.path[0] if pos.path else None
-    verdict = board_verdict(pos.board, pos.closed, start, max(seconds, 1.0))
+    verdict = board_verdict(pos.board, pos.closed, start, seconds)
     if verdict is None or verdict.tour is not False or verdict.code not in OBSTACLES:
         return None
     why = {
