@@ -1,19 +1,19 @@
-// The quiz's kinds (class/quiz-kinds.js), their why (quiz-why.js) and the view's changes
+// The quiz's kinds (quiz/quiz-kinds.js), their why (quiz-why.js) and the view's changes
 // (quiz-state.js), without a DOM: what each kind offers a student, how answers read, what
 // the reveal draws on the board, and how a peer question's steps change a student's view.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { MARK } from "../../static/js/board/state.js";
+import { answered, asked, stepped, voting } from "../../static/js/class/quiz-state.js";
+import { useCatalogue } from "../../static/js/core/i18n.js";
 import {
   answerText,
   answerWay,
   padChoices,
   promptWords,
   tapTargets,
-} from "../../static/js/class/quiz-kinds.js";
-import { answered, asked, stepped, voting } from "../../static/js/class/quiz-state.js";
-import { whyLines, whyMarks } from "../../static/js/class/quiz-why.js";
-import { useCatalogue } from "../../static/js/core/i18n.js";
+} from "../../static/js/quiz/quiz-kinds.js";
+import { whyLines, whyMarks } from "../../static/js/quiz/quiz-why.js";
 
 const WORDS = {
   "class.record.yes": "yes",
