@@ -138,6 +138,22 @@ test("the why says and marks what each kind's answer rests on", () => {
   ]);
 });
 
+test("where next's why on a board: tried, the move made ringed, the waiting ones counted", () => {
+  const question = { kind: "next", path: [0, 7] };
+  const why = { from: 7, candidates: [4, 14, 18], onward: [1, 3, 2], tried: 1 };
+  assert.deepEqual(whyMarks(question, why), {
+    marks: [
+      [4, MARK.tried, -1],
+      [14, MARK.legal, -1],
+      [18, MARK.candidate, 2],
+    ],
+    ring: 14,
+  });
+  const seed = whyMarks(question, { ...why, onward: null, tried: 0 });
+  assert.deepEqual(seed.marks[2], [18, MARK.candidate, -1], "no counts carried: none shown");
+  assert.equal(seed.ring, 4);
+});
+
 test("a peer question's steps: closed between the votes, the first vote kept, then again", () => {
   const question = { question: 4, kind: "onward", mode: "peer", phase: "vote" };
   let view = asked({ mine: 3, first: 2, reveal: { answer: 1 } }, question);

@@ -108,6 +108,18 @@ export function whyMarks(question, why, { rows = 8, cols = 8 } = {}) {
   const path = question.path ?? [];
   ({ rows, cols } = why.board ?? { rows, cols });
   switch (kind) {
+    case "next":
+      // the candidates in the order tried: the failed ones, the move made (ringed), the
+      // waiting ones with their onward counts when the run carries them (the class's own
+      // board draws this with markSearch, quiz-board.js; the practice on its lane)
+      return {
+        marks: why.candidates.map((sq, i) => {
+          if (i < why.tried) return [sq, MARK.tried, -1];
+          if (i === why.tried) return [sq, MARK.legal, -1];
+          return [sq, MARK.candidate, why.onward ? why.onward[i] : -1];
+        }),
+        ring: why.candidates[why.tried],
+      };
     case "onward":
       return {
         marks: [
