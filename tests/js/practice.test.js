@@ -193,6 +193,20 @@ test("a square question takes a tap on its lane's board, among the squares it ma
   assert.equal(practice.right, false);
   const { marks, ring } = practice.marks();
   assert.equal(ring, answer, "the move made is ringed");
-  assert.deepEqual(marks.at(-1), [wrong, MARK.dead, -1], "the wrong square struck");
+  const struck = marks.filter(([sq]) => sq === wrong);
+  assert.deepEqual(struck, [[wrong, MARK.dead, -1]], "the wrong square struck, once");
   assert.equal(practice.tapped(lane, answer), false, "answered: the board is the page's again");
+});
+
+test("waiting at the fastest speed, it says a slower one brings questions", () => {
+  const run = setup({ speed: null });
+  run.practice.setOn(true);
+  run.clock.play(0, run.now);
+  run.frames(() => false, 2);
+  assert.equal(run.practice.waitingFor, "speed");
+  const before = run.changes();
+  run.clock.setSpeed(10, run.now);
+  run.frames(() => false, 1);
+  assert.equal(run.practice.waitingFor, "play");
+  assert.equal(run.changes(), before + 1, "said once");
 });

@@ -40,6 +40,7 @@ export class LessonController {
     this.huge = null;
     this.onChange = null;
     this.onPlaying = null; // (playing) => ..., when the clock starts or stops
+    this.practice = null; // the page's practice (practice/practice.js): its hook runs each frame
     this.wasPlaying = false;
     this.loop = new FrameLoop((now, dt) => this.frame(now, dt)); // the pages' one loop
   }
@@ -237,6 +238,7 @@ export class LessonController {
       clock.pause(this.stopAt);
       this.stopAt = null;
     }
+    this.practice?.frame(now, current); // it may stop the clock before a step's stop
     const moved = followClock(clock, current, now);
     if (clock.playing && current.every((lane) => lane.player.finished || lane.error)) {
       clock.pause(shownIndex(current.map((lane) => lane.player)));

@@ -29,6 +29,7 @@ export class Practice {
     this.gap = GAP_S;
     this.minEvents = MIN_EVENTS;
     this.state = "off"; // off | waiting | open (asked) | answered
+    this.waitingFor = "play"; // waiting: for the clock to play, or for a slower "speed"
     this.question = null; // questions.js's, with `question` numbering it (the answer pad's key)
     this.lane = null; // the lane asked about
     this.player = null; // its player when asked: another is a restart
@@ -72,6 +73,11 @@ export class Practice {
     }
     const player = lane?.player;
     const { clock } = this;
+    const waitingFor = clock.speed === null || clock.unbounded ? "speed" : "play";
+    if (waitingFor !== this.waitingFor) {
+      this.waitingFor = waitingFor;
+      this.onChange();
+    }
     if (!player || !clock.playing || clock.unbounded || !(clock.speed > 0)) return;
     const planned = this.planned;
     if (planned?.player !== player || planned.speed !== clock.speed || this.stop < player.pos) {
@@ -167,8 +173,13 @@ export class Practice {
     if (this.state !== "answered") return null;
     const { rows, cols } = this.lane.settings;
     const { marks, ring } = whyMarks(question, question.why, { rows, cols });
-    const square = answerWay(question) === "square" && !this.right;
-    return { marks: square ? [...marks, [this.mine, MARK.dead, -1]] : marks, ring };
+    if (answerWay(question) === "square" && !this.right) {
+      // the wrong square struck, its onward count kept when the why shows one
+      const at = marks.findIndex(([sq]) => sq === this.mine);
+      if (at >= 0) marks[at] = [this.mine, MARK.dead, marks[at][2]];
+      else marks.push([this.mine, MARK.dead, -1]);
+    }
+    return { marks, ring };
   }
 
   _load() {

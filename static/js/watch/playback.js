@@ -21,6 +21,7 @@ export class WatchPlayback {
   constructor({ page, raceResult, code, transport, all, lanes, race, canRestart, restart, now }) {
     Object.assign(this, { page, raceResult, code, all, lanes, race, canRestart, now });
     this.clock = new PlaybackClock();
+    this.practice = null; // the page's practice (practice/practice.js): its hook runs each frame
     this.loop = new FrameLoop((time, dt) => this.frame(time, dt));
     this.transport = transport({
       play: () => this.togglePlay(),
@@ -48,6 +49,7 @@ export class WatchPlayback {
     const current = this.playingLanes();
     if (!current.length) return false; // nothing to draw: the loop may sleep
     const { clock } = this;
+    this.practice?.frame(now, current); // it may stop the clock before the next event shows
     const moved = followClock(clock, current, now);
     const { playing } = clock;
     countPlayback(current, now, dt, playing);
