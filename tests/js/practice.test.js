@@ -106,8 +106,8 @@ test("right answers make the streak, a wrong one ends it; both are kept in stora
   assert.deepEqual(new Practice({ clock, storage: spoilt }).best, 0);
 });
 
-test("a step, a seek, play or a restart closes an open question without counting it", () => {
-  for (const how of ["step", "back", "seek", "play", "restart", "off"]) {
+test("a step, a seek, play, a restart or another demo closes an open question uncounted", () => {
+  for (const how of ["step", "back", "seek", "play", "restart", "gone", "off"]) {
     const run = setup();
     const { practice, clock, lane } = run;
     practice.setOn(true);
@@ -121,7 +121,8 @@ test("a step, a seek, play or a restart closes an open question without counting
     if (how === "restart") lane.player = new Player({ rows: 6, cols: 6, path: [] });
     if (how === "off") practice.setOn(false);
     run.now += 50;
-    practice.frame(run.now, [lane]); // the next frame's hook sees it
+    // the next frame's hook sees it; while a restarted run starts, no lane plays at all
+    practice.frame(run.now, how === "gone" ? [] : [lane]);
     assert.equal(practice.state, how === "off" ? "off" : "waiting", how);
     assert.equal(practice.question, null);
     assert.equal(practice.answer(0), false, `${how}: nothing to answer`);

@@ -47,9 +47,11 @@ export class WatchPlayback {
   // ---------------------------------------------------------------- every frame
   frame(now, dt) {
     const current = this.playingLanes();
+    // before the players follow the clock: it may stop it short of the next event, and it
+    // closes a question whose run went (a restart: no lane plays while it starts)
+    this.practice?.frame(now, current);
     if (!current.length) return false; // nothing to draw: the loop may sleep
     const { clock } = this;
-    this.practice?.frame(now, current); // it may stop the clock before the next event shows
     const moved = followClock(clock, current, now);
     const { playing } = clock;
     countPlayback(current, now, dt, playing);
