@@ -42,6 +42,7 @@ PACKS = {
         "css/board.css",
         "css/watch.css",
         "css/stack.css",
+        "css/quiz.css",
         "css/class.css",
     ),
 }

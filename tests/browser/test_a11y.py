@@ -27,6 +27,7 @@ from tests.support.pages import (
 from tests.witness import checked_witness
 
 from .conftest import ROOT, playwright_sync
+from .test_practice import CARD, asked, switch_on
 
 expect = playwright_sync.expect
 
@@ -128,6 +129,15 @@ def test_no_serious_violation_on_any_page(new_page, axe_script, lang, size, sche
         "() => document.querySelector('[data-side=a] .sq[data-state=candidate]') !== null"
     )
     audit(page, "/watch (a search running)", found)
+
+    visit("/watch?test&rows=6&cols=6&start=0,0&algorithm=seed&speed=20&go=1")
+    expect(page.locator("[data-side=a]")).to_have_attribute("data-status", "running")
+    switch_on(page, kinds=["onward"])
+    asked(page, "onward")
+    audit(page, "/watch (a practice question on the pad)", found)
+    page.locator(f"{CARD} .q-pad-choice").first.click()
+    expect(page.locator(CARD)).to_have_attribute("data-state", "answered")
+    audit(page, "/watch (a practice answer and its why)", found)
 
     visit("/lesson")
     expect(page.locator("#lesson")).to_have_attribute("data-ready", "true")

@@ -33,6 +33,7 @@ from tests.witness import checked_witness
 from .conftest import ARTIFACTS, playwright_sync
 from .test_class import hand_out_puzzle, play_tour, set_range, try_puzzle
 from .test_lab import type_program
+from .test_practice import CARD, Search, answer, asked, narrow, switch_on
 
 expect = playwright_sync.expect
 
@@ -188,6 +189,42 @@ def test_watch_an_articles_program(page, screens, size, lang):
     )
     stack = "[data-side=a] .st-panel" if size == "desktop" else "[data-side=a]"  # a phone folds it
     shoot(page, screens, f"lesson-loop-c-{size}-{lang}", panel=stack)
+
+
+def test_practice(page, screens, size, lang):
+    """The practice: on /watch a question taken on the board, its why after a wrong tap, a
+    count asked on the pad; on /lesson a frame question and its why, and (a desktop's)
+    the lesson's projector view asking."""
+    page.goto(f"/watch?lang={lang}&test&rows=6&cols=6&start=0,0&algorithm=seed&speed=20&go=1")
+    expect(page.locator("[data-side=a]")).to_have_attribute("data-status", "running")
+    search = Search(6, 6, 0)
+    switch_on(page, kinds=["pick"])
+    index, _ = asked(page, "pick")
+    shoot(page, screens, f"practice-watch-open-{size}-{lang}", panel="[data-side=a]")
+    right = search.answer("pick", index, None)
+    answer(page, "pick", search.wrong("pick", index, right), 6)
+    expect(page.locator(CARD)).to_have_attribute("data-outcome", "wrong")
+    shoot(page, screens, f"practice-watch-why-{size}-{lang}", panel="[data-side=a]")
+    narrow(page, "onward")
+    page.locator(f"{CARD} [data-role=continue]").click()
+    asked(page, "onward")
+    shoot(page, screens, f"practice-watch-pad-{size}-{lang}", panel=CARD)
+
+    page.goto(f"/lesson?lang={lang}&test#dfs/1")
+    page.wait_for_selector("#lesson[data-ready=true]")
+    lesson = Search(5, 5, 0)
+    switch_on(page, kinds=["frame"])
+    page.locator("[data-lesson=play]").click()
+    index, _ = asked(page, "frame")
+    shoot(page, screens, f"practice-lesson-open-{size}-{lang}", panel="[data-side=a]")
+    answer(page, "frame", lesson.answer("frame", index, None), 5)
+    expect(page.locator(CARD)).to_have_attribute("data-outcome", "right")
+    shoot(page, screens, f"practice-lesson-why-{size}-{lang}", panel=CARD)
+    if size == "desktop":
+        page.set_viewport_size(PROJECTOR)
+        page.keyboard.press("p")
+        expect(page.locator("body")).to_have_attribute("data-projector", "on")
+        page.screenshot(path=str(screens / f"practice-lesson-projector-{lang}.png"))
 
 
 def test_class_entry_pages(page, screens, size, lang):

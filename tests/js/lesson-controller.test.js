@@ -117,3 +117,29 @@ test("the lanes count the playback a step plays, so their events/s and time move
   assert.equal(lane.counted.at(-1).playing, false, "paused: the rate drops");
   assert.equal(lane.counted.at(-1).dt, 0.25, "a long gap counts as one frame at most");
 });
+
+test("the practice's hook stops a step's play before its stop; played on, the step stops", async () => {
+  const { lesson, lane } = controller();
+  const step = lesson.goTo(DFS, 1); // plays to event 12 at 2 events per second
+  lane.starts.shift().answer(fakePlayer(100));
+  await step;
+  let asked = false;
+  lesson.practice = {
+    frame(now, current) {
+      assert.deepEqual(current, [lane]);
+      if (!asked && lesson.clock.target(now) >= 5) {
+        asked = true;
+        lesson.clock.pause(5); // a question at event 5
+      }
+    },
+  };
+  const start = performance.now();
+  lesson.tick(start);
+  lesson.tick(start + 5_000); // event 10 by the step's clock
+  assert.equal(lesson.clock.playing, false);
+  assert.equal(lane.player.pos, 5);
+  lesson.clock.play(5, start + 6_000); // the student continues
+  lesson.tick(start + 60_000);
+  assert.equal(lane.player.pos, 12, "the step's own stop still holds");
+  assert.equal(lesson.clock.playing, false);
+});

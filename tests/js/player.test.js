@@ -156,3 +156,35 @@ test("only the Python article's last move may land on the start: it keeps its nu
   early.push(decodeBatch([16, 0, 5, 0], { squares: 25 }));
   assert.throws(() => early.advance(2), /entered twice/);
 });
+
+test("eventAt reads any held event, behind or ahead of the cursor, as the encoding says", () => {
+  const events = searchEvents(ROWS, COLS, 0, 1500, { counts: true });
+  const player = new Player({ rows: ROWS, cols: COLS, path: [], counts: true, historyInts: 900 });
+  for (let i = 0; i < events.length; i += 64) {
+    player.push(decodeBatch(flat(events.slice(i, i + 64)), { squares: 36, counts: true }));
+  }
+  const expected = (i) => {
+    const [head, k, ...rest] = events[i];
+    if (head < 0) return { square: -1 - head, back: true, candidates: [], onward: null };
+    return { square: head, back: false, candidates: rest.slice(0, k), onward: rest.slice(k) };
+  };
+  for (let i = 0; i < events.length; i++) assert.deepEqual(player.eventAt(i), expected(i), `${i}`);
+  assert.equal(player.eventAt(events.length), null); // not received yet
+  assert.equal(player.eventAt(-1), null);
+  assert.equal(player.pos, 0, "reading moves nothing");
+  player.seek(1200); // the oldest batches go: their events are no longer held
+  const first = player.historyStart;
+  assert.ok(first > 0 && first < 1200);
+  assert.equal(player.eventAt(first - 1), null);
+  for (let i = first; i < events.length; i++) assert.deepEqual(player.eventAt(i), expected(i));
+  // a run without counts: the candidates only
+  const plain = new Player({ rows: ROWS, cols: COLS, path: [] });
+  feed(plain, EVENTS.slice(0, 200), 50);
+  const move = EVENTS.findIndex((event, i) => i > 0 && event[0] >= 0);
+  assert.deepEqual(plain.eventAt(move), {
+    square: EVENTS[move][0],
+    back: false,
+    candidates: EVENTS[move].slice(2),
+    onward: null,
+  });
+});

@@ -9,8 +9,8 @@ import {
   sheetKey,
   showQuiz,
   tallyHeat,
-  whyOrder,
 } from "../../static/js/class/quiz-board.js";
+import { whyOrder } from "../../static/js/quiz/quiz-why.js";
 
 const question = { question: 1, path: [0, 7, 14] };
 

@@ -1,19 +1,19 @@
-// The quiz's kinds (class/quiz-kinds.js), their why (quiz-why.js) and the view's changes
+// The quiz's kinds (quiz/quiz-kinds.js), their why (quiz-why.js) and the view's changes
 // (quiz-state.js), without a DOM: what each kind offers a student, how answers read, what
 // the reveal draws on the board, and how a peer question's steps change a student's view.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { MARK } from "../../static/js/board/state.js";
+import { answered, asked, stepped, voting } from "../../static/js/class/quiz-state.js";
+import { useCatalogue } from "../../static/js/core/i18n.js";
 import {
   answerText,
   answerWay,
   padChoices,
   promptWords,
   tapTargets,
-} from "../../static/js/class/quiz-kinds.js";
-import { answered, asked, stepped, voting } from "../../static/js/class/quiz-state.js";
-import { whyLines, whyMarks } from "../../static/js/class/quiz-why.js";
-import { useCatalogue } from "../../static/js/core/i18n.js";
+} from "../../static/js/quiz/quiz-kinds.js";
+import { whyLines, whyMarks } from "../../static/js/quiz/quiz-why.js";
 
 const WORDS = {
   "class.record.yes": "yes",
@@ -136,6 +136,22 @@ test("the why says and marks what each kind's answer rests on", () => {
     [1, MARK.dead, -1],
     [3, MARK.dead, -1],
   ]);
+});
+
+test("where next's why on a board: tried, the move made ringed, the waiting ones counted", () => {
+  const question = { kind: "next", path: [0, 7] };
+  const why = { from: 7, candidates: [4, 14, 18], onward: [1, 3, 2], tried: 1 };
+  assert.deepEqual(whyMarks(question, why), {
+    marks: [
+      [4, MARK.tried, -1],
+      [14, MARK.legal, -1],
+      [18, MARK.candidate, 2],
+    ],
+    ring: 14,
+  });
+  const seed = whyMarks(question, { ...why, onward: null, tried: 0 });
+  assert.deepEqual(seed.marks[2], [18, MARK.candidate, -1], "no counts carried: none shown");
+  assert.equal(seed.ring, 4);
 });
 
 test("a peer question's steps: closed between the votes, the first vote kept, then again", () => {

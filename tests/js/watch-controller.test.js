@@ -165,3 +165,22 @@ test("the seek slider moves the page at once within what it holds, the server on
   watch.playback.loop.frame(later(16));
   assert.equal(watch.clock.index, 120, "the page stands where it was until the seek lands");
 });
+
+test("the practice's hook runs each frame before the players follow the clock", async () => {
+  const { watch, lanes, later } = watchPage();
+  const started = watch.start();
+  lanes[0].starts[0].answer(fakePlayer(500));
+  await started;
+  const calls = [];
+  watch.playback.practice = {
+    frame(now, current) {
+      calls.push(current);
+      if (watch.clock.target(now) >= 5) watch.clock.pause(5); // a question at event 5
+    },
+  };
+  watch.playback.loop.frame(later(16));
+  watch.playback.loop.frame(later(2000)); // 20 events at 10 a second
+  assert.deepEqual(calls.at(-1), [lanes[0]], "given the lanes that play");
+  assert.equal(watch.clock.playing, false);
+  assert.equal(lanes[0].player.pos, 5, "the board stops at the question, not past it");
+});

@@ -4,8 +4,8 @@
 // with Warnsdorff's onward counts). The server decides; this only shows what it sent.
 
 import { clearMarks, MARK, mark, markSearch, setHeat, setPath } from "../board/state.js";
-import { answerWay, kindOf, tapTargets } from "./quiz-kinds.js";
-import { whyMarks } from "./quiz-why.js";
+import { answerWay, kindOf, tapTargets } from "../quiz/quiz-kinds.js";
+import { whyMarks } from "../quiz/quiz-why.js";
 
 /** Answers per square (a Uint32Array for the heat layer) from `[[square, answers], ...]`. */
 export function tallyHeat(tally, squares) {
@@ -16,7 +16,7 @@ export function tallyHeat(tally, squares) {
   return heat;
 }
 
-export { knightTargets } from "./quiz-kinds.js";
+export { knightTargets } from "../quiz/quiz-kinds.js";
 
 /**
  * Fill a board state for a quiz view: the position, then the tally (teacher) or the
@@ -99,17 +99,4 @@ export function sheetKey(view) {
   if (!question) return "";
   const phase = view.why ? "why" : view.reveal ? "revealed" : question.phase || "open";
   return `${question.question}:${phase}`;
-}
-
-/**
- * The why as a list: the candidates in the order the search tries them, each with its
- * onward count (Warnsdorff's) and whether it was tried and failed, or is the move made.
- */
-export function whyOrder(why) {
-  if (!why?.candidates) return [];
-  return why.candidates.map((square, i) => ({
-    square,
-    onward: why.onward ? why.onward[i] : null,
-    state: i < why.tried ? "failed" : i === why.tried ? "chosen" : "waiting",
-  }));
 }

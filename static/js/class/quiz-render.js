@@ -8,11 +8,12 @@ import { Board } from "../board/board.js";
 import { MARK } from "../board/state.js";
 import { formatNumber, t } from "../core/i18n.js";
 import { rowCol, squareName } from "../core/squares.js";
+import { answerText, answerWay, kindOf, promptWords } from "../quiz/quiz-kinds.js";
+import { AnswerPad } from "../quiz/quiz-pad.js";
+import { whyMarks } from "../quiz/quiz-why.js";
+import { drawWhy } from "../quiz/quiz-why-list.js";
 import { answeredShare, outcome, showQuiz, tallyHeat } from "./quiz-board.js";
-import { answerText, answerWay, kindOf, promptWords } from "./quiz-kinds.js";
-import { drawCounts, drawMoves, drawWhy } from "./quiz-lists.js";
-import { AnswerPad } from "./quiz-pad.js";
-import { whyMarks } from "./quiz-why.js";
+import { drawCounts, drawMoves } from "./quiz-lists.js";
 import { movedWords, statusWords } from "./quiz-words.js";
 
 const NEXT_STEP = { vote: "tally", tally: "discuss", discuss: "revote" }; // a peer question's

@@ -2,8 +2,8 @@
 // class was moved for a question, and the panel's status line. No DOM here.
 
 import { formatNumber, t } from "../core/i18n.js";
+import { answerText, answerWay, promptWords } from "../quiz/quiz-kinds.js";
 import { outcome } from "./quiz-board.js";
-import { answerText, answerWay, promptWords } from "./quiz-kinds.js";
 
 const MOVED_REASONS = new Set(["backtrack", "sent-ahead", "root", "behind", "fits"]);
 const CLOSED_PHASES = new Set(["tally", "discuss"]); // a peer question between its votes

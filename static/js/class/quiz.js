@@ -13,8 +13,8 @@
 // quiz-words.js words it, quiz-board.js puts them on the board).
 
 import { t } from "../core/i18n.js";
+import { answerWay } from "../quiz/quiz-kinds.js";
 import { questionPlace } from "./quiz-board.js";
-import { answerWay } from "./quiz-kinds.js";
 import { QuizRenderer } from "./quiz-render.js";
 import { answered, asked, NO_QUESTION, stepped, voting } from "./quiz-state.js";
 

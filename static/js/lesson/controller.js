@@ -40,6 +40,7 @@ export class LessonController {
     this.huge = null;
     this.onChange = null;
     this.onPlaying = null; // (playing) => ..., when the clock starts or stops
+    this.practice = null; // the page's practice (practice/practice.js): its hook runs each frame
     this.wasPlaying = false;
     this.loop = new FrameLoop((now, dt) => this.frame(now, dt)); // the pages' one loop
   }
@@ -231,12 +232,16 @@ export class LessonController {
   /** The loop's frame: stop where the step stops, end a finished demo, draw. */
   frame(now, dt) {
     const current = this.activeLanes().filter((lane) => lane.player);
-    if (!current.length) return false; // nothing to draw: the loop may sleep
+    if (!current.length) {
+      this.practice?.frame(now, current); // a question whose demo went (another chapter) closes
+      return false; // nothing to draw: the loop may sleep
+    }
     const { clock } = this;
     if (this.stopAt !== null && clock.target(now) >= this.stopAt) {
       clock.pause(this.stopAt);
       this.stopAt = null;
     }
+    this.practice?.frame(now, current); // it may stop the clock before the step's stop
     const moved = followClock(clock, current, now);
     if (clock.playing && current.every((lane) => lane.player.finished || lane.error)) {
       clock.pause(shownIndex(current.map((lane) => lane.player)));

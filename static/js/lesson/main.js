@@ -9,6 +9,7 @@ import { exposeForTests } from "../core/test-hook.js";
 import { CodePanel } from "../lanes/code-panel.js";
 import { wakeFrames } from "../lanes/frame-loop.js";
 import { Lane } from "../lanes/lane.js";
+import { startPractice } from "../practice/card.js";
 import { WatchConnection } from "../stream/connection.js";
 import { hashOf, labAddress, nextPlace, parseHash, prevPlace } from "./chapters.js";
 import { LessonController } from "./controller.js";
@@ -16,9 +17,8 @@ import { LessonController } from "./controller.js";
 const $ = (selector) => document.querySelector(selector);
 const page = $("#lesson");
 const chapters = JSON.parse($("#lesson-chapters").textContent);
-const lanes = [...document.querySelectorAll(".w-lane")].map(
-  (root) => new Lane(root, { input: false }),
-);
+// the boards take squares: a practice question's answer (the page's own taps do nothing)
+const lanes = [...document.querySelectorAll(".w-lane")].map((root) => new Lane(root));
 const role = (name) => page.querySelector(`[data-role="${name}"]`);
 const lesson = new LessonController({
   chapters,
@@ -33,6 +33,16 @@ const lesson = new LessonController({
     verdict: $("#w-race-result"),
   },
 });
+
+// The practice: the page asks itself questions while the demo plays (practice/).
+const { practice, relabel: relabelPractice } = startPractice({
+  card: $("#p-card"),
+  toggle: $("#p-switch"),
+  clock: lesson.clock,
+  all: lanes,
+  lanes: () => lesson.activeLanes().filter((lane) => lane.player),
+});
+lesson.practice = practice;
 
 lesson.onPlaying = showPlaying;
 lesson.onChange = (place) => {
@@ -113,13 +123,14 @@ addEventListener("hashchange", () => {
 
 bindLanguageSwitch(() => {
   lesson.relabel();
+  relabelPractice();
   showPlaying();
 });
 
 async function boot() {
   await startLanguage();
   bindProjector();
-  exposeForTests({ lesson });
+  exposeForTests({ lesson, practice });
   lesson.run();
   const place = parseHash(chapters, location.hash) ?? { chapter: 0, step: 0 };
   await lesson.goTo(place.chapter, place.step);

@@ -9,7 +9,7 @@
 // event 0, and takes the room's feed by global index (`append`).
 // No DOM here: the Play page's "show me" can reuse it.
 
-import { decodeBatch, dropEvents, ProtocolError } from "./decode.js";
+import { decodeBatch, dropEvents, eventCandidates, ProtocolError } from "./decode.js";
 
 export const DEFAULT_HISTORY_INTS = 4_000_000; // ~16 MB of Int32: millions of events
 
@@ -246,6 +246,25 @@ export class Player {
     }
     const chunk = this.chunks[ci];
     return { index: this.pos - 1, data: chunk.data, off: chunk.starts[ei] };
+  }
+
+  /**
+   * The held event at global index `index` (consumed or ahead of `pos`) as {square, back,
+   * candidates, onward: counts or null}, or null when not held (practice/questions.js).
+   */
+  eventAt(index) {
+    if (index < this.historyStart || index >= this.received) return null;
+    let [lo, hi] = [0, this.chunks.length - 1];
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.chunks[mid].base <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    const { data, starts, base } = this.chunks[lo];
+    const off = starts[index - base];
+    if (data[off] < 0) return { square: -1 - data[off], back: true, candidates: [], onward: null };
+    const { squares, counts } = eventCandidates(data, off, this.counts);
+    return { square: data[off], back: false, candidates: squares, onward: counts };
   }
 
   /** The squares whose path state changed since the last call; clears the list. */

@@ -9,6 +9,7 @@ import { wakeFrames } from "../lanes/frame-loop.js";
 import { Lane } from "../lanes/lane.js";
 import { fitSizeFields, followArticle, followFormChange, readBoardForm } from "../lanes/setup.js";
 import { Transport } from "../lanes/transport.js";
+import { startPractice } from "../practice/card.js";
 import { WatchConnection } from "../stream/connection.js";
 import { WatchController } from "./controller.js";
 import { applyQuery } from "./query.js";
@@ -52,6 +53,16 @@ function showRaceWith() {
 
 $("#w-heat").addEventListener("change", (event) => watch.setHeat(event.target.checked));
 
+// The practice: the page asks itself questions while the search plays (practice/).
+const { practice, relabel: relabelPractice } = startPractice({
+  card: $("#p-card"),
+  toggle: $("#p-switch"),
+  clock: watch.clock,
+  all: watch.lanes,
+  lanes: () => watch.playback.playingLanes(),
+});
+watch.playback.practice = practice;
+
 form.addEventListener("submit", (event) => {
   event.preventDefault();
   watch.start();
@@ -67,6 +78,7 @@ form.addEventListener("change", (event) => {
 
 bindLanguageSwitch(() => {
   watch.relabel();
+  relabelPractice();
   page.dataset.lang = document.body.dataset.lang;
 });
 
@@ -80,7 +92,7 @@ async function boot() {
   showRaceWith();
   watch.open(start);
   bindProjector({ onChange: () => watch.redraw() });
-  exposeForTests({ lanes: watch.lanes, clock: watch.clock });
+  exposeForTests({ lanes: watch.lanes, clock: watch.clock, practice });
   page.dataset.ready = "true";
   watch.run();
   if (go) watch.start();

@@ -21,6 +21,7 @@ export class WatchPlayback {
   constructor({ page, raceResult, code, transport, all, lanes, race, canRestart, restart, now }) {
     Object.assign(this, { page, raceResult, code, all, lanes, race, canRestart, now });
     this.clock = new PlaybackClock();
+    this.practice = null; // the page's practice (practice/practice.js): its hook runs each frame
     this.loop = new FrameLoop((time, dt) => this.frame(time, dt));
     this.transport = transport({
       play: () => this.togglePlay(),
@@ -46,6 +47,9 @@ export class WatchPlayback {
   // ---------------------------------------------------------------- every frame
   frame(now, dt) {
     const current = this.playingLanes();
+    // before the players follow the clock: it may stop it short of the next event, and it
+    // closes a question whose run went (a restart: no lane plays while it starts)
+    this.practice?.frame(now, current);
     if (!current.length) return false; // nothing to draw: the loop may sleep
     const { clock } = this;
     const moved = followClock(clock, current, now);

@@ -1,7 +1,8 @@
-// The class quiz's kinds of question (server/engine/questions.py) as the pages show them:
-// how a student answers each, what the answers read as, the question's sentence. Plain
-// data and words, no DOM (tests/js/quiz-kinds.test.js). The server decides every answer;
-// this only names them.
+// The quiz's kinds of question (server/engine/questions.py) as the pages show them: how a
+// student answers each, what the answers read as, the question's sentence. Plain data and
+// words, no DOM (tests/js/quiz-kinds.test.js). Shared by the class quiz, whose server
+// decides every answer, and the practice on /watch and /lesson (practice/questions.js
+// writes its own); this only names them.
 
 import { formatNumber, t } from "../core/i18n.js";
 import { KNIGHT_JUMPS } from "../core/squares.js";

@@ -1,7 +1,8 @@
 // The student's answer pad for a question not answered on the board (quiz-kinds.js): a
 // count (0 .. n; past a dozen, a number field), no or yes, or the obstacles to choose
 // from. One tap sends the answer; the chosen one stays pressed, and after the reveal the
-// right one is marked. The server checks every answer; the pad only offers them.
+// right one is marked. The class's server or the practice checks every answer; the pad
+// only offers them.
 
 import { t } from "../core/i18n.js";
 import { padChoices } from "./quiz-kinds.js";

@@ -1,8 +1,9 @@
 // The reveal's "why" of each kind of question (server/engine/questions.py), as words and as
 // marks on a board: the onward squares counted, Warnsdorff's counts and its tie-break, the
 // squares backed out of and the frame that goes on, the rest of a tour or the reason there
-// is none, the obstacle's squares. Plain data, no DOM (tests/js/quiz-why.test.js); "where
-// next?" keeps its own list (quiz-board.js whyOrder). Squares' names come from `name(sq)`.
+// is none, the obstacle's squares. Plain data, no DOM (tests/js/quiz-kinds.test.js);
+// "where next?" is its candidates in the order tried (whyOrder). Squares' names come from
+// `name(sq)`. Shared by the class quiz and the practice (quiz-why-list.js draws the list).
 
 import { MARK } from "../board/state.js";
 import { formatNumber, t } from "../core/i18n.js";
@@ -107,6 +108,18 @@ export function whyMarks(question, why, { rows = 8, cols = 8 } = {}) {
   const path = question.path ?? [];
   ({ rows, cols } = why.board ?? { rows, cols });
   switch (kind) {
+    case "next":
+      // the candidates in the order tried: the failed ones, the move made (ringed), the
+      // waiting ones with their onward counts when the run carries them (the class's own
+      // board draws this with markSearch, quiz-board.js; the practice on its lane)
+      return {
+        marks: why.candidates.map((sq, i) => {
+          if (i < why.tried) return [sq, MARK.tried, -1];
+          if (i === why.tried) return [sq, MARK.legal, -1];
+          return [sq, MARK.candidate, why.onward ? why.onward[i] : -1];
+        }),
+        ring: why.candidates[why.tried],
+      };
     case "onward":
       return {
         marks: [
@@ -150,4 +163,17 @@ export function whyMarks(question, why, { rows = 8, cols = 8 } = {}) {
     default:
       return none;
   }
+}
+
+/**
+ * The why as a list: the candidates in the order the search tries them, each with its
+ * onward count (Warnsdorff's) and whether it was tried and failed, or is the move made.
+ */
+export function whyOrder(why) {
+  if (!why?.candidates) return [];
+  return why.candidates.map((square, i) => ({
+    square,
+    onward: why.onward ? why.onward[i] : null,
+    state: i < why.tried ? "failed" : i === why.tried ? "chosen" : "waiting",
+  }));
 }
