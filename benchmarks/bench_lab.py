@@ -33,6 +33,7 @@ from server.lab import program
 from tests.support.chromium import launch_options
 
 GOAL = 1_000_000  # steps per second of the student's program (issue 25)
+LONG_RUN = 100_000  # steps: a run this long measures the recording's rate, not its set-up
 LOAD_MS = 180_000
 RUNS = (  # (name, program, rows, cols, start, steps, measured: "rate" | "time")
     ("the starting program, 6x6 from a1", "start", 6, 6, (5, 0), 10_808, "rate"),
@@ -123,13 +124,16 @@ def run(repeat: int = 3) -> list[dict]:
                 }
             )
             continue
+        short = expected < LONG_RUN  # a few ms: the fixed cost is a good part of its time
         rows.append(
             {
                 "benchmark": f"code lab, {name}: steps recorded per second in chromium",
                 "median": round(statistics.median(values)),
                 "unit": "steps/s",
-                "goal": f">= {GOAL:,}",
-                "note": f"{expected:,} steps; runs {listed(values, ',.0f')}; {shared_machine()}",
+                "goal": "" if short else f">= {GOAL:,}",
+                "note": f"{expected:,} steps"
+                + (", a short run: the Warnsdorff row's fixed cost is in it" if short else "")
+                + f"; runs {listed(values, ',.0f')}; {shared_machine()}",
             }
         )
     for label, values in (("cold", cold), ("warm", warm)):
