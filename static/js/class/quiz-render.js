@@ -138,7 +138,9 @@ export class QuizRenderer {
     if (next) step.textContent = t(`class.quiz.step.${next}`);
     this.$("#q-why").disabled = !view.reveal || Boolean(view.why_shown);
     const meter = this.$(".q-meter");
-    meter.value = answeredShare(view.tally);
+    // revealed: the class's last votes, as the status line counts them
+    const { reveal, tally } = view;
+    meter.value = answeredShare(reveal && tally ? { ...tally, answers: reveal.answers } : tally);
     meter.hidden = !view.question;
     this._scores(view.scores);
   }
