@@ -115,20 +115,14 @@ def moves(question: QuizQuestion) -> dict:
     """How the class moved between a peer question's two votes: ``[[first, second,
     students], ...]`` for the students who voted twice, and the four counts of right and
     wrong (a student who did not vote again kept their first vote)."""
-    first = dict(
-        db.session.execute(
-            select(QuizAnswer.student_id, QuizAnswer.value).where(
-                QuizAnswer.question_id == question.id, QuizAnswer.round == 1
-            )
-        ).all()
-    )
-    second = dict(
-        db.session.execute(
-            select(QuizAnswer.student_id, QuizAnswer.value).where(
-                QuizAnswer.question_id == question.id, QuizAnswer.round == 2
-            )
-        ).all()
-    )
+    votes: dict[int, dict[str, int]] = {1: {}, 2: {}}
+    for student, vote, value in db.session.execute(
+        select(QuizAnswer.student_id, QuizAnswer.round, QuizAnswer.value).where(
+            QuizAnswer.question_id == question.id
+        )
+    ):
+        votes[vote][student] = value
+    first, second = votes[1], votes[2]
     pairs: dict[tuple[int, int], int] = {}
     shift = {"right_right": 0, "wrong_right": 0, "right_wrong": 0, "wrong_wrong": 0}
     for student, before in first.items():

@@ -38,6 +38,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .board import Board
 from .hints import hint
@@ -98,9 +99,17 @@ class Position:
     def knight(self) -> int:
         return self.path[-1]
 
+    @cached_property
+    def visited(self) -> frozenset[int]:
+        return frozenset(self.path)
+
     def unvisited_neighbours(self, square: int) -> list[int]:
-        seen = set(self.path)
+        seen = self.visited
         return [n for n in self.board.neighbours[square] if n not in seen]
+
+    def backed_out(self, steps: int) -> list[int]:
+        """The squares the next ``steps`` backtracks leave, the knight's first."""
+        return list(reversed(self.path[len(self.path) - steps :]))
 
 
 def where_next(knight: int, move, area: int) -> Question:
@@ -184,11 +193,10 @@ def _backtrack(pos: Position, rng: random.Random, seconds: float):
     steps, after = returns
     if steps == 0 and after is None:
         return None  # the search ends here: nothing follows to ask about
-    left = list(reversed(pos.path[len(pos.path) - steps :]))  # backed out of, last first
     stays = pos.path[: len(pos.path) - steps]
     why = {
         "steps": steps,
-        "left": left,
+        "left": pos.backed_out(steps),
         "to": stays[-1] if stays else None,
         "next": after.square if after is not None else None,
     }
@@ -196,20 +204,15 @@ def _backtrack(pos: Position, rng: random.Random, seconds: float):
 
 
 def _frame(pos: Position, rng: random.Random, seconds: float):
-    first = pos.next_event()
-    if first is MORE:
-        return MORE
-    if first is None or first.kind != "backtrack":
-        return None
     returns = _returns(pos)
     if returns is MORE:
         return MORE
     steps, after = returns
-    if after is None or steps >= len(pos.path):
-        return None  # the search ends: no frame carries on
+    if not steps or after is None or steps >= len(pos.path):
+        return None  # it moves on (no return to ask about), or the search ends
     frame = pos.path[len(pos.path) - 1 - steps]
     why = {
-        "returned": list(reversed(pos.path[len(pos.path) - steps :])),
+        "returned": pos.backed_out(steps),
         "frame": frame,
         "depth": len(pos.path) - steps,  # the frame's step number (the start is 1)
         "next": after.square,

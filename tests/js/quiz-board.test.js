@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createState, MARK, squareKind } from "../../static/js/board/state.js";
+import { createState, MARK, setHoles, squareKind } from "../../static/js/board/state.js";
 import {
   answeredShare,
   knightTargets,
@@ -151,4 +151,13 @@ test("the why lists the candidates in the order tried: failed, the move made, no
       [null, "waiting"],
     ],
   );
+});
+
+test("on a shape, a student may tap the knight's jumps but no hole", () => {
+  const state = createState(5, 5);
+  setHoles(state, [17]); // one of 14's jumps (3, 17, 23) is a hole
+  showQuiz(state, { question, legal: true });
+  const legal = [...Array(25).keys()].filter((sq) => state.marks[sq] === MARK.legal);
+  assert.deepEqual(legal, [3, 23]);
+  assert.deepEqual(knightTargets([0, 7, 14], 5, 5, [17]), [3, 23]);
 });

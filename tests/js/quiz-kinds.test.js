@@ -66,6 +66,9 @@ test("a square question offers the knight's jumps, or the frames below the knigh
   assert.deepEqual(tapTargets({ kind: "pick", path }, 5, 5), [3, 17, 23]);
   assert.deepEqual(tapTargets({ kind: "frame", path }, 5, 5), [0, 7]);
   assert.deepEqual(tapTargets({ kind: "onward", path }, 5, 5), []);
+  // a hole is no square to jump to (the demo's shape)
+  assert.deepEqual(tapTargets({ kind: "next", path }, 5, 5, [17]), [3, 23]);
+  assert.deepEqual(tapTargets({ kind: "frame", path }, 5, 5, [17]), [0, 7]);
 });
 
 test("the why says and marks what each kind's answer rests on", () => {

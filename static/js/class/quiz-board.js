@@ -3,7 +3,7 @@
 // square, the student's own answer) and the "why" (the candidates in the order tried,
 // with Warnsdorff's onward counts). The server decides; this only shows what it sent.
 
-import { clearMarks, MARK, mark, markSearch, setHeat, setPath } from "../board/state.js";
+import { clearMarks, isHole, MARK, mark, markSearch, setHeat, setPath } from "../board/state.js";
 import { answerWay, kindOf, tapTargets } from "../quiz/quiz-kinds.js";
 import { whyMarks } from "../quiz/quiz-why.js";
 
@@ -40,7 +40,11 @@ export function showQuiz(
   setHeat(state, counts?.length ? tallyHeat(counts, state.squares) : null);
   state.hint = -1;
   if (legal && !reveal) {
-    for (const sq of tapTargets(question, state.rows, state.cols)) mark(state, sq, MARK.legal);
+    const holes = [];
+    for (let sq = 0; sq < state.squares; sq++) if (isHole(state, sq)) holes.push(sq);
+    for (const sq of tapTargets(question, state.rows, state.cols, holes)) {
+      mark(state, sq, MARK.legal);
+    }
   }
   const subject = question.subject?.square;
   if (subject !== undefined && !why) mark(state, subject, MARK.candidate);

@@ -5,7 +5,7 @@
 // moved), the why, the teacher's buttons and scores, the student's name form and score.
 
 import { Board } from "../board/board.js";
-import { MARK } from "../board/state.js";
+import { MARK, setHoles } from "../board/state.js";
 import { formatNumber, t } from "../core/i18n.js";
 import { rowCol, squareName } from "../core/squares.js";
 import { answerText, answerWay, kindOf, promptWords } from "../quiz/quiz-kinds.js";
@@ -59,6 +59,7 @@ export class QuizRenderer {
     const size = this.settings?.() || { rows: 8, cols: 8 };
     const board = this.board;
     board.resize(size.rows, size.cols);
+    setHoles(board.state, size.holes ?? []); // the demo's shape: no hole is a square to tap
     board.root.style.setProperty("--rows", size.rows);
     board.root.style.setProperty("--cols", size.cols);
     const teacher = this.role === "teacher";

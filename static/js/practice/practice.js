@@ -145,7 +145,7 @@ export class Practice {
   /** The squares a square question may be answered with (no hole among them). */
   targets() {
     const { rows, cols, holes = [] } = this.lane.settings;
-    return tapTargets(this.question, rows, cols).filter((sq) => !holes.includes(sq));
+    return tapTargets(this.question, rows, cols, holes);
   }
 
   /** Continue: play on from the question (skipped, uncounted, if not answered). */

@@ -155,13 +155,12 @@ function backtrack(pos) {
 }
 
 function frame(pos) {
-  const first = pos.next();
-  if (first === MORE || !first || !first.back) return null;
   const found = returns(pos);
   if (found === MORE) return null;
   const [steps, after] = found;
   const depth = pos.path.length;
-  if (after === null || steps >= depth) return null; // the search ends: no frame goes on
+  // it moves on (no return to ask about), or the search ends: no frame goes on
+  if (!steps || after === null || steps >= depth) return null;
   const square = pos.path[depth - 1 - steps];
   const why = {
     returned: pos.path.slice(depth - steps).reverse(),

@@ -71,12 +71,15 @@ export function kindName(kind) {
   return t(`class.quiz.kind.${kind}`);
 }
 
-/** The squares the knight can go to from the path's end: on the board, not yet visited. */
-export function knightTargets(path, rows, cols) {
+/**
+ * The squares the knight can go to from the path's end: on the board, no hole (`holes`:
+ * the board's), not yet visited.
+ */
+export function knightTargets(path, rows, cols, holes = []) {
   if (!path?.length) return [];
   const here = path[path.length - 1];
   const [row, col] = [Math.floor(here / cols), here % cols];
-  const visited = new Set(path);
+  const visited = new Set([...path, ...holes]);
   const targets = [];
   for (const [dr, dc] of KNIGHT_JUMPS) {
     const r = row + dr;
@@ -92,10 +95,10 @@ export function knightTargets(path, rows, cols) {
  * The squares a student may tap for a square question: the knight's jumps (where next,
  * Warnsdorff's pick), the frames on the path below the knight (the frame that goes on).
  */
-export function tapTargets(question, rows, cols) {
+export function tapTargets(question, rows, cols, holes = []) {
   const kind = kindOf(question);
   const path = question?.path ?? [];
   if (kind === "frame") return path.slice(0, -1);
-  if (kind === "next" || kind === "pick") return knightTargets(path, rows, cols);
+  if (kind === "next" || kind === "pick") return knightTargets(path, rows, cols, holes);
   return [];
 }
