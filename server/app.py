@@ -28,6 +28,7 @@ from .web import (
     ratelimit,
     security,
     share_pages,
+    socket_connect,
     socket_guards,
     socket_limits,
     socket_packets,
@@ -95,7 +96,12 @@ def _create_app(config: dict | None, instance: str) -> Flask:
         watch_socket.WatchNamespace(watch_socket.NAMESPACE),  # the live search stream
         class_socket.ClassNamespace(class_socket.NAMESPACE),  # class rooms
     ]
-    hooks = [socket_guards.install, socket_packets.install, socket_limits.install]
+    hooks = [
+        socket_guards.install,
+        socket_packets.install,
+        socket_limits.install,
+        socket_connect.install,  # a first event right after CONNECT is not dropped
+    ]
     init_socketio(app, namespaces, hooks)
     budgets.init_app(app)  # the CPU searches and the memory kept timelines may take
     watch_socket.init_app(app)

@@ -32,7 +32,7 @@ from packaging.version import Version
 from socketio import packet as sio
 from socketio.base_manager import BaseManager
 
-from server.web import socket_limits
+from server.web import socket_connect, socket_limits
 from server.web.socket_guards import MAX_INT_DIGITS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,6 +74,9 @@ SIGNATURES = [
     (socketio.Server, "_handle_eio_connect", "self eio_sid environ"),  # CountedConnect
     (socketio.Server, "_handle_eio_disconnect", "self eio_sid reason"),  # CountedDisconnect
     (BaseManager, "is_connected", "self sid namespace"),  # server/web/sockets.py
+    (BaseManager, "is_pre_connected", "self sid namespace"),  # socket_connect
+    (BaseManager, "connect", "self sid namespace"),  # socket_connect: wrapped
+    (socketio.Server, "_send_packet", "self eio_sid pkt"),  # socket_connect: wrapped
     (engineio.Server, "on", "self event handler"),
     (engineio.Server, "send_packet", "self sid pkt"),  # ClosedSafeSend
     (Socket, "__init__", "self server sid"),
@@ -238,3 +241,74 @@ def test_python_socketio_sends_no_acknowledgement_for_an_event_not_handled():
     assert sent == []
     server._handle_event_internal(server, "sid", "eio-sid", ["nonsense", {}], "/polite", 8)
     assert [(pkt.packet_type, pkt.id, pkt.data) for pkt in sent] == [(sio.ACK, 8, [])]
+
+
+# -- a first event right after CONNECT (server/web/socket_connect.py) --------------------
+def test_python_socketio_still_answers_connect_before_it_completes_the_connection():
+    """The order socket_connect corrects: when upstream completes the connection first,
+    the hook is no longer needed (and this test says so)."""
+    source = inspect.getsource(socketio.Server._handle_connect)
+    branch = source[source.index("elif not self.always_connect:") :]
+    assert branch.index("packet.CONNECT, {'sid': sid}") < branch.index(
+        "self.manager.connect(sid, namespace)"
+    )
+    assert "self.manager.is_connected(sid, namespace)" in inspect.getsource(
+        socketio.Server._handle_event
+    )
+
+
+def eager_client(server, namespace: str):
+    """A fake Engine.IO session whose client emits ``hello`` (id 1) the moment it reads
+    its namespace's CONNECT: the event is handled before ``_handle_connect`` goes on, as
+    the thread of the event's message may be scheduled first. Returns what was sent."""
+    sent: list[str] = []
+    eio_sid = "eio-sid"
+
+    def send(sid, data):
+        sent.append(data)
+        if data.startswith(f"0{namespace},"):
+            server._handle_eio_message(eio_sid, f'2{namespace},1["hello"]')
+
+    server.eio.send = send
+    server._handle_eio_connect(eio_sid, {"REMOTE_ADDR": "127.0.0.1"})
+    server._handle_eio_message(eio_sid, f"0{namespace},")
+    return sent
+
+
+class Greeter(socketio.Namespace):
+    def on_hello(self, sid):
+        return "hi"
+
+
+@pytest.mark.parametrize("hooked", [False, True])
+def test_an_event_sent_as_soon_as_connect_arrives_is_answered_once_hooked(hooked):
+    server = socketio.Server(async_mode="threading", async_handlers=False)
+    server.register_namespace(Greeter("/ns"))
+    if hooked:
+        socket_connect.install(server)
+        socket_connect.install(server)  # idempotent
+    sent = eager_client(server, "/ns")
+    assert sent[0].startswith("0/ns,")  # CONNECT
+    answered = '3/ns,1["hi"]' in sent
+    assert answered is hooked, sent  # upstream alone drops it: the race the hook closes
+    sid = server.manager.sid_from_eio_sid("eio-sid", "/ns")
+    assert server.manager.is_connected(sid, "/ns")
+    assert list(server.manager.get_participants("/ns", None)) == [(sid, "eio-sid")]
+
+
+def test_a_refused_connect_stays_refused_once_hooked():
+    class Refusing(socketio.Namespace):
+        def on_connect(self, sid, environ):
+            return False
+
+    server = socketio.Server(async_mode="threading", async_handlers=False)
+    server.register_namespace(Refusing("/no"))
+    socket_connect.install(server)
+    sent = eager_client(server, "/no")
+    assert [data[:4] for data in sent] == ["4/no"]  # CONNECT_ERROR, no event handled
+    assert server.manager.sid_from_eio_sid("eio-sid", "/no") is None
+
+
+def test_the_app_installs_the_connect_hook(app):
+    server = app.extensions["socketio_server"]
+    assert getattr(server, socket_connect.MARK) is True
