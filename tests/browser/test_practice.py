@@ -111,19 +111,22 @@ def record_traffic(page) -> dict:
 
 def switch_on(page, *, kinds=KINDS) -> None:
     """Practice on, every kind or some, a question within a second or so of playback (set
-    before the switch: the first question is planned at the next frame)."""
+    before the switch: the first question is planned at the next frame). No kind is let
+    in until the card is seen waiting: a question can come sooner than a look."""
     page.evaluate(
-        """(kinds) => Object.assign(window.testHook.practice,
-                                    {kinds, gap: [0.3, 0.6], minEvents: 3})""",
-        list(kinds),
+        """() => Object.assign(window.testHook.practice,
+                               {kinds: [], gap: [0.3, 0.6], minEvents: 3})"""
     )
     page.locator("label.p-switch").click()
     expect(page.locator(CARD)).to_have_attribute("data-state", "waiting")
+    page.evaluate("(kinds) => { window.testHook.practice.kinds = kinds; }", list(kinds))
 
 
-def narrow(page, kind: str) -> None:
-    """Ask only ``kind`` from now on (before the page plays on: the next question's)."""
-    page.evaluate("(kind) => { window.testHook.practice.kinds = [kind]; }", kind)
+def narrow(page, kind: str | None) -> None:
+    """Ask only ``kind`` from now on (before the page plays on: the next question's);
+    None: nothing for now."""
+    kinds = [] if kind is None else [kind]
+    page.evaluate("(kinds) => { window.testHook.practice.kinds = kinds; }", kinds)
 
 
 def asked(page, kind: str) -> tuple[int, int | None]:
@@ -196,10 +199,11 @@ def test_watch_pauses_asks_each_kind_and_keeps_the_streak(page):
         expect(card.locator(".q-why li").first).to_be_visible()  # the why, in words
         streak_is(page, n, n)
         assert shown(page) == index  # answered: still there until Continue
-        narrow(page, KINDS[n] if n < len(KINDS) else "onward")
+        narrow(page, None)  # none until it is seen playing on (it would soon ask again)
         card.locator("[data-role=continue]").click()
         expect(card).to_have_attribute("data-state", "waiting")
         wait_status(page, "running")
+        narrow(page, KINDS[n] if n < len(KINDS) else "onward")
 
     # a wrong answer ends the streak; the best stays
     index, square = asked(page, "onward")
