@@ -3,14 +3,14 @@ import shutil
 import pytest
 
 from server.app import create_app
+from tests.support.database import make_template
 
 
 @pytest.fixture(scope="session")
 def migrated_database(tmp_path_factory):
-    """An SQLite file at this release's schema, made once: apps start on copies of it."""
-    instance = tmp_path_factory.mktemp("template") / "instance"
-    create_app({"TESTING": True, "INSTANCE_PATH": str(instance)})
-    return instance / "knights_tour.sqlite3"
+    """An SQLite file at this release's schema, made once: apps start on copies of it
+    (tests/support/database.py says why it is checkpointed)."""
+    return make_template(tmp_path_factory.mktemp("template") / "instance")
 
 
 @pytest.fixture

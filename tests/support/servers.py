@@ -33,11 +33,12 @@ from pathlib import Path
 
 import psutil
 
+from .database import migrated_copy
 from .loopback import http_connection
 
 ROOT = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(r"listening on (http://\S+)")
-START_TIMEOUT = 20.0
+START_TIMEOUT = 60.0  # seconds: a loaded 2-core machine starts a server in 20
 PING_INTERVAL = 25.0  # python-engineio's default ping_interval (seconds)
 # nanosleep / clock_nanosleep: what a thread inside time.sleep() is blocked in
 SLEEP_SYSCALLS = {"x86_64": {35, 230}, "aarch64": {101, 115}}.get(platform.machine(), set())
@@ -257,6 +258,17 @@ def server_env(directory: Path, message_queue: str | None, extra: dict | None = 
     return env
 
 
+def seed_database(directory: Path, env: dict) -> bool:
+    """Whether the servers' database is the default shared SQLite file of ``directory``,
+    at this release's schema: a new one is copied from the migrated template."""
+    shared = directory / "shared.sqlite3"
+    if env["DATABASE_URL"] != f"sqlite:///{shared}":
+        return False
+    if not shared.exists():
+        migrated_copy(shared)
+    return True
+
+
 def _launch(
     directory: Path, index: int, env: dict, message_queue: str | None, serve_args: Sequence[str]
 ):
@@ -314,14 +326,17 @@ def start_servers(
     """``count`` serve processes sharing one database (and the message queue when given),
     each started as ``knights-tour serve SERVE_ARGS --port 0``.
 
-    The first process creates the tables before the others start (SQLite's
-    ``create_all`` is not safe to race); the others start in parallel.
+    A new shared SQLite file starts as a copy of the migrated template
+    (tests/support/database.py) and every process starts at once; on another database the
+    first process creates the tables before the others start (SQLite's ``create_all`` is
+    not safe to race).
     """
     directory.mkdir(parents=True, exist_ok=True)
     full_env = server_env(directory, message_queue, env)
+    seeded = seed_database(directory, full_env)
     started: list[ServerProcess] = []
     try:
-        for batch in ([0], list(range(1, count))):
+        for batch in [list(range(count))] if seeded else ([0], list(range(1, count))):
             launched = [
                 (i, *_launch(directory, i, full_env, message_queue, serve_args)) for i in batch
             ]
@@ -358,6 +373,7 @@ def start_gunicorn(
     gthread worker) on a free loopback port, ready once its worker answers a page."""
     directory.mkdir(parents=True, exist_ok=True)
     full_env = server_env(directory, None, env)
+    seed_database(directory, full_env)
     for _ in range(3):  # a free port may be taken between probe and bind
         port = free_port()
         url = f"http://127.0.0.1:{port}"

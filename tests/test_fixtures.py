@@ -1,0 +1,32 @@
+"""The suite's own fixtures (tests/conftest.py) do what they say."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from contextlib import closing
+
+from alembic.script import ScriptDirectory
+
+from server.app import create_app
+from server.db import MIGRATIONS
+
+
+def test_a_copy_of_the_template_database_is_at_this_release_s_schema(tmp_path, migrated_database):
+    """The ``app`` fixture's copies start at head, so its app has nothing to migrate (a
+    copy of the file without its ``-wal`` was once an empty database)."""
+    copy = tmp_path / "copy.sqlite3"
+    shutil.copyfile(migrated_database, copy)
+    with closing(sqlite3.connect(copy)) as conn:
+        (revision,) = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+    assert revision == ScriptDirectory(str(MIGRATIONS)).get_current_head()
+
+
+def test_an_app_made_on_a_copy_runs_no_migration(tmp_path, migrated_database, caplog):
+    """What the copy saves: an app starting on it logs no upgrade."""
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    shutil.copyfile(migrated_database, instance / "knights_tour.sqlite3")
+    with caplog.at_level("INFO", logger="server.db"):
+        create_app({"TESTING": True, "INSTANCE_PATH": str(instance)})
+    assert not [r for r in caplog.records if "schema upgraded" in r.getMessage()]
