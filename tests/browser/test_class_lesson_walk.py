@@ -132,6 +132,9 @@ def quiz_round(teacher, phones, rng: random.Random, where: str) -> None:
     check_presenter(teacher, "quiz", lesson=True, parts=("quiz-status", "tally"), where=where)
 
 
+# The whole walk (30 questions on four pages, every step checked) is the suite's
+# longest test: it took five minutes on a loaded 2-core machine, at the default's edge.
+@pytest.mark.timeout(900)
 def test_a_whole_lesson_with_the_quiz_on_three_phones(new_page, artifacts):
     rng = random.Random(20261126)
     teacher = new_page(viewport=LAPTOP, locale="zh-CN")
