@@ -10,6 +10,7 @@ from alembic.script import ScriptDirectory
 
 from server.app import create_app
 from server.db import MIGRATIONS
+from tests.support.database import make_template
 
 
 def test_a_copy_of_the_template_database_is_at_this_release_s_schema(tmp_path, migrated_database):
@@ -30,3 +31,13 @@ def test_an_app_made_on_a_copy_runs_no_migration(tmp_path, migrated_database, ca
     with caplog.at_level("INFO", logger="server.db"):
         create_app({"TESTING": True, "INSTANCE_PATH": str(instance)})
     assert not [r for r in caplog.records if "schema upgraded" in r.getMessage()]
+
+
+def test_making_the_template_leaves_this_process_s_socket_server_alone(app, tmp_path):
+    """Flask-SocketIO serves the events of the app it was bound to last: a template made
+    by an app here would take a browser test's live server's events away."""
+    from server.extensions import socketio
+
+    bound = socketio.server
+    make_template(tmp_path / "instance")
+    assert socketio.server is bound
