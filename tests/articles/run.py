@@ -242,8 +242,8 @@ def build(program: Program, rows: int, cols: int, start: Start) -> list[str]:
             java = require("java", JDK_HINT)
             quick = [f"-J{flag}" for flag in JVM_QUICK]
             _compile([javac, *quick, "-encoding", "UTF-8", "-d", str(where), str(source)])
-            command = [java, *JVM_QUICK, "-Dfile.encoding=UTF-8", "-cp", str(where)]
-            command.append(program.main_class)
+            classes = ["-cp", str(where), program.main_class]
+            command = [java, *JVM_QUICK, "-Dfile.encoding=UTF-8", *classes]
         elif program.language == "c":
             gcc = require("gcc", GCC_HINT)
             binary = where / "horse"

@@ -24,8 +24,8 @@ import pytest
 from server.engine.article_orders import carries_onward
 from server.engine.board import Board
 from server.engine.questions import MORE, first
-from server.engine.search import search_events
 from server.stream.encode import decode, encode
+from tests.engine.steps import first_steps
 
 ROOT = Path(__file__).resolve().parents[2]
 ORACLE = ROOT / "tests" / "js" / "support" / "practice-oracle.js"
@@ -59,14 +59,7 @@ def search(index: int) -> dict:
     rows, cols, holes, ordering, closed, start = SEARCHES[index]
     board = Board(rows, cols, holes)
     counts = carries_onward(ordering)
-    steps, ended = [], False
-    for event in search_events(board, start, ordering=ordering, closed=closed):
-        if event.kind not in ("move", "backtrack"):
-            ended = True
-            break
-        steps.append(event)
-        if len(steps) >= EVENTS:
-            break
+    steps, ended = first_steps(board, start, EVENTS, ordering=ordering, closed=closed)
     encoded = [encode(steps[i : i + BATCH], counts) for i in range(0, len(steps), BATCH)]
     # the engine's questions read the events as the server's class quiz does: decoded
     decoded = [event for ints in encoded for event in decode(ints, counts)]

@@ -22,6 +22,7 @@ from server.engine.board import Board
 from server.engine.questions import KINDS, MORE, OBSTACLES, first
 from server.engine.search import search_events
 from tests.engine import exhaustive
+from tests.engine.steps import first_steps
 from tests.support.bruteforce import brute_force
 from tests.support.shapes import random_puzzles
 from tests.tourcheck import assert_tour
@@ -65,14 +66,7 @@ def stream(search) -> tuple[list, list[tuple[int, ...]], bool]:
     (replayed here), and whether the steps run to the search's end."""
     rows, cols, ordering, closed, (r, c) = search
     board = Board(rows, cols)
-    steps, ended = [], False
-    for event in search_events(board, r * cols + c, ordering=ordering, closed=closed):
-        if event.kind not in ("move", "backtrack"):
-            ended = True
-            break
-        steps.append(event)
-        if len(steps) >= EVENTS:
-            break
+    steps, ended = first_steps(board, r * cols + c, EVENTS, ordering=ordering, closed=closed)
     paths, path = [], []
     for event in steps:
         paths.append(tuple(path))
@@ -90,13 +84,9 @@ def replayed(search) -> list[tuple[str, int]]:
     """The same search again on the Python engine: (kind, square) per step."""
     rows, cols, ordering, closed, (r, c) = search
     with native.use("python"):
-        events = search_events(Board(rows, cols), r * cols + c, ordering=ordering, closed=closed)
-        out = []
-        for event in events:
-            if event.kind not in ("move", "backtrack") or len(out) >= EVENTS:
-                break
-            out.append((event.kind, event.square))
-    return out
+        board = Board(rows, cols)
+        steps, _ = first_steps(board, r * cols + c, EVENTS, ordering=ordering, closed=closed)
+    return [(event.kind, event.square) for event in steps]
 
 
 def positions(kind: str, searches=SEARCHES):

@@ -19,22 +19,17 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import threading
 from contextlib import closing
 from pathlib import Path
 
+from .console import knights_tour
+
 ROOT = Path(__file__).resolve().parents[2]
 DATABASE = "knights_tour.sqlite3"  # its name in an instance folder
 _lock = threading.Lock()
 _made: dict[str, Path] = {}
-
-
-def _cli() -> list[str]:
-    """The installed console script next to this interpreter, else ``python -m server``."""
-    script = Path(sys.executable).with_name("knights-tour")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "server"]
 
 
 def make_template(instance: Path) -> Path:
@@ -49,7 +44,7 @@ def make_template(instance: Path) -> Path:
         "SECRET_KEY": "template",
     }
     done = subprocess.run(
-        [*_cli(), "db", "upgrade"],
+        [*knights_tour(), "db", "upgrade"],
         cwd=str(ROOT),
         env=env,
         capture_output=True,

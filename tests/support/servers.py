@@ -33,6 +33,7 @@ from pathlib import Path
 
 import psutil
 
+from .console import knights_tour
 from .database import migrated_copy
 from .loopback import http_connection
 
@@ -236,12 +237,6 @@ class ServerProcess:
         terminate(self.proc)
 
 
-def serve_command() -> list[str]:
-    """The installed console script next to this interpreter, else ``python -m server``."""
-    script = Path(sys.executable).with_name("knights-tour")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "server"]
-
-
 def server_env(directory: Path, message_queue: str | None, extra: dict | None = None) -> dict:
     env = {
         **os.environ,
@@ -272,7 +267,7 @@ def seed_database(directory: Path, env: dict) -> bool:
 def _launch(
     directory: Path, index: int, env: dict, message_queue: str | None, serve_args: Sequence[str]
 ):
-    args = [*serve_command(), "serve", *serve_args, "--port", "0"]
+    args = [*knights_tour(), "serve", *serve_args, "--port", "0"]
     if message_queue:
         args += ["--message-queue", message_queue]
     stderr_path = directory / f"server-{index}.stderr"
