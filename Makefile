@@ -80,15 +80,16 @@ pyodide: $(PYODIDE_STAMP)
 test-js: node
 	node --test --test-reporter=spec tests/js/*.test.js
 
-# The browser tests drive Debian's chromium (with CJK fonts for the 中文 UI);
-# elsewhere, Playwright's own build.
+# The browser tests drive Debian's chromium as its headless shell (with CJK fonts for the
+# 中文 UI; tests/support/chromium.py says why the shell); elsewhere, Playwright's own build.
 CJK_FONT := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 browser: $(STAMP)
-	@if [ -x /usr/bin/chromium ] && [ -f $(CJK_FONT) ]; then :; \
+	@if [ -x /usr/bin/chromium-headless-shell ] && [ -f $(CJK_FONT) ]; then :; \
 	elif command -v apt-get >/dev/null 2>&1; then \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-cjk; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \
+			chromium-headless-shell fonts-noto-cjk; \
 	else \
-		$(BIN)/python -m playwright install chromium; \
+		$(BIN)/python -m playwright install chromium-headless-shell; \
 	fi
 
 # The scale-out tests start their own redis-server (Debian's package).

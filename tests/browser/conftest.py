@@ -1,7 +1,8 @@
 """Browser tests: the real app on a free port, driven through Playwright's sync API.
 
-Debian's chromium (``/usr/bin/chromium``, installed by ``make browser``) is used when
-present, else Playwright's own build (``python -m playwright install chromium``).
+Debian's chromium, as its headless shell (installed by ``make browser``), is used when
+present, else Playwright's own build (``python -m playwright install chromium``): see
+tests/support/chromium.py.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright import sync_api as playwright_sync
 
-from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.chromium import launch_options
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -92,10 +93,7 @@ def live_server(live_app) -> str:
 @pytest.fixture(scope="session")
 def browser():
     with playwright_sync.sync_playwright() as pw:
-        options = {"headless": True, "args": CHROMIUM_ARGS}
-        if Path(CHROMIUM).exists():
-            options["executable_path"] = CHROMIUM
-        instance = pw.chromium.launch(**options)
+        instance = pw.chromium.launch(**launch_options())
         try:
             yield instance
         finally:
