@@ -1380,6 +1380,27 @@ def sweep_messages(namespace: str, scene: ClassScene | None):
             yield event, {**base, "note": 10**1000}, "answered"
 
 
+def sweep_connection(url, namespace, answered, scene, role, attempts: int = 20):
+    """(a fresh connection for a batch of the sweep, joined to the scene's room as `role`;
+    the join's refusal, or None).  A join answered ``busy`` (the fuzz's other writers held
+    the database longer than it waits: "try again", docs/protocol.md) is tried again on a
+    new connection, so that the refusal's error event is not counted as the batch's."""
+    for attempt in range(1, attempts + 1):
+        conn = FuzzConnection(url + "?lang=en", namespace, answered)
+        if role == "none":
+            return conn, None
+        joined = {"code": scene.code}
+        if role == "teacher":
+            joined["token"] = scene.token
+        answer = conn.call("join", joined)
+        if answer["ok"]:
+            return conn, None
+        if answer["error"]["code"] != "busy" or attempt == attempts:
+            return conn, answer["error"]["code"]
+        conn.close()
+    raise AssertionError("unreachable")
+
+
 def sweep(url: str, namespace: str, stats: dict) -> list[str]:
     """:func:`sweep_messages` from fresh connections (within the costly-message bursts):
     on /class, ``join`` before joining, ``solve`` / ``solved`` as a student of a room with
@@ -1418,14 +1439,10 @@ def sweep(url: str, namespace: str, stats: dict) -> list[str]:
             spent += message[0] in costly
         batches.append(batch)
         for batch in batches:
-            conn = FuzzConnection(url + "?lang=en", namespace, answered)
+            conn, refused = sweep_connection(url, namespace, answered, scene, role)
             try:
-                if role != "none":
-                    joined = {"code": scene.code}
-                    if role == "teacher":
-                        joined["token"] = scene.token
-                    if not conn.call("join", joined)["ok"]:
-                        problems.append(f"{namespace}: the sweep could not join as {role}")
+                if refused is not None:
+                    problems.append(f"{namespace}: the sweep could not join as {role}: {refused}")
                 for event, payload, _ in batch:
                     conn.send(event, (payload,))
                     stats["sweep"] += 1
