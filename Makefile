@@ -109,14 +109,25 @@ jdk:
 	@command -v javac >/dev/null 2>&1 && command -v java >/dev/null 2>&1 || { apt-get update && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y default-jdk-headless; }
 
-# The suite three files at a time (pytest-xdist; the tests wait on sockets and pages for
-# part of their time, so a third worker fills a 2-core machine); the browser tests in a
-# process of their own, after the rest, handed out one by one, the longest first
-# (tests/browser/conftest.py): one long file on one worker was the end of the run. Each
-# phase ends with its slowest tests (--durations): what to look at when the run grows.
+# The suite in two pytest-xdist runs at once, both CPU-bound: alone, each left a core idle
+# at its ends (one long file, one long page), and the two in a row took 539 s where at once
+# they take 457. The browser tests in a process of their own, handed out one by one, the
+# longest first (tests/browser/conftest.py); their report, in BROWSER_LOG, follows the
+# rest's. The rest file by file. Each run ends with its slowest tests (--durations): what to
+# look at when the suite grows. Python writes bytecode here, whatever the environment says:
+# the run starts some 150 processes that each import the server.
+BROWSER_LOG := test-artifacts/browser-tests.log
+TEST_WORKERS ?= 3
+BROWSER_WORKERS ?= 2
 test: $(CORE_STAMP) lint test-js browser redis postgres jdk pyodide
-	$(BIN)/python -m pytest -n 3 --dist loadfile --ignore=tests/browser --durations=12
-	$(BIN)/python -m pytest -n 3 --dist load tests/browser --durations=12
+	@mkdir -p $(dir $(BROWSER_LOG)); unset PYTHONDONTWRITEBYTECODE; \
+	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) --dist load tests/browser --durations=12 \
+		>$(BROWSER_LOG) 2>&1 & browser=$$!; \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --ignore=tests/browser \
+		--durations=12; rest=$$?; \
+	wait $$browser; browsers=$$?; \
+	echo "== the browser tests ($(BROWSER_LOG))"; cat $(BROWSER_LOG); \
+	test $$rest -eq 0 && test $$browsers -eq 0
 
 # Every page at a phone's and a desktop's size, under test-artifacts/screens/: to compare by
 # eye before and after a change to the browser code (SCREENS_DIR=... for another folder).
