@@ -113,7 +113,7 @@ jdk:
 # at its ends (one long file, one long page), and the two in a row took 539 s where at once
 # they take 457. The browser tests in a process of their own, handed out one by one, the
 # longest first (tests/browser/conftest.py); their report, in BROWSER_LOG, follows the
-# rest's. The rest file by file. Each run ends with its slowest tests (--durations): what to
+# rest's. The rest file by file, the heaviest first (tests/conftest.py). Each run ends with its slowest tests (--durations): what to
 # look at when the suite grows. Python writes bytecode here, whatever the environment says:
 # the run starts some 150 processes that each import the server.
 BROWSER_LOG := test-artifacts/browser-tests.log
@@ -123,8 +123,8 @@ test: $(CORE_STAMP) lint test-js browser redis postgres jdk pyodide
 	@mkdir -p $(dir $(BROWSER_LOG)); unset PYTHONDONTWRITEBYTECODE; \
 	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) --dist load tests/browser --durations=12 \
 		>$(BROWSER_LOG) 2>&1 & browser=$$!; \
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --ignore=tests/browser \
-		--durations=12; rest=$$?; \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
+		--ignore=tests/browser --durations=12; rest=$$?; \
 	wait $$browser; browsers=$$?; \
 	echo "== the browser tests ($(BROWSER_LOG))"; cat $(BROWSER_LOG); \
 	test $$rest -eq 0 && test $$browsers -eq 0
