@@ -116,9 +116,10 @@ jdk:
 # at its ends (one long file, one long page), and the two in a row took 539 s where at once
 # they take 457. The browser tests in a process of their own, handed out one by one, the
 # longest first (tests/browser/conftest.py); their report, in BROWSER_LOG, follows the
-# rest's. The rest file by file, the heaviest first (tests/conftest.py). Each run ends with its slowest tests (--durations): what to
-# look at when the suite grows. Python writes bytecode here, whatever the environment says:
-# the run starts some 150 processes that each import the server.
+# rest's. The rest file by file, the heaviest first (tests/conftest.py). Each run ends with
+# its slowest tests (--durations): what to look at when the suite grows. Python writes
+# bytecode here, whatever the environment says: the run starts some 150 processes that
+# each import the server.
 BROWSER_LOG := test-artifacts/browser-tests.log
 TEST_WORKERS ?= 3
 BROWSER_WORKERS ?= 2

@@ -1385,20 +1385,16 @@ def sweep_connection(url, namespace, answered, scene, role, attempts: int = 20):
     the join's refusal, or None).  A join answered ``busy`` (the fuzz's other writers held
     the database longer than it waits: "try again", docs/protocol.md) is tried again on a
     new connection, so that the refusal's error event is not counted as the batch's."""
+    if role == "none":
+        return FuzzConnection(url + "?lang=en", namespace, answered), None
+    joined = {"code": scene.code, **({"token": scene.token} if role == "teacher" else {})}
     for attempt in range(1, attempts + 1):
         conn = FuzzConnection(url + "?lang=en", namespace, answered)
-        if role == "none":
-            return conn, None
-        joined = {"code": scene.code}
-        if role == "teacher":
-            joined["token"] = scene.token
         answer = conn.call("join", joined)
-        if answer["ok"]:
-            return conn, None
-        if answer["error"]["code"] != "busy" or attempt == attempts:
-            return conn, answer["error"]["code"]
+        refused = None if answer["ok"] else answer["error"]["code"]
+        if refused != "busy" or attempt == attempts:
+            return conn, refused
         conn.close()
-    raise AssertionError("unreachable")
 
 
 def sweep(url: str, namespace: str, stats: dict) -> list[str]:
