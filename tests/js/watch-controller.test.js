@@ -122,6 +122,33 @@ test("once every lane is done the page stands at the end and names the race's wi
   assert.equal(watch.clock.index, 89);
 });
 
+test("while a race's second run starts, the transport cannot jump the first to its end", async () => {
+  const { watch, lanes, shown, later } = watchPage({ race: true });
+  const started = watch.start();
+  lanes[0].starts[0].answer(fakePlayer(500)); // the first lane plays; the second waits
+  lanes[0].seekable = true;
+  await Promise.resolve();
+  watch.playback.loop.frame(later(16));
+  const off = { restart: false, back: false, step: false, end: false, play: false };
+  assert.deepEqual(shown.at(-1).enabled, off);
+  assert.equal(shown.at(-1).seek, null);
+  watch.transport.actions.end(); // a key pressed, or a click that was on its way
+  watch.transport.actions.play();
+  assert.deepEqual(lanes[0].seeks, [], "no seek while the runs start");
+  assert.equal(watch.clock.playing, false);
+
+  lanes[1].starts[0].answer(fakePlayer(500));
+  lanes[1].seekable = true;
+  await started;
+  assert.equal(watch.clock.playing, true, "both in: the clock starts from 0");
+  assert.equal(shown.at(-1).enabled.end, true);
+  watch.transport.actions.end();
+  assert.deepEqual([lanes[0].seeks, lanes[1].seeks], [[null], [null]]);
+  watch.playback.landed({ index: 4000, end: { total: 4000 } });
+  assert.equal(watch.clock.index, 4000);
+  assert.equal(watch.clock.playing, false, "the end stays where it landed");
+});
+
 test("a step back before what the page holds asks the server; within it, it is the page's", async () => {
   const { watch, lanes, later } = watchPage();
   const started = watch.start();

@@ -218,9 +218,9 @@ async function play(recorded) {
           return connection.start(params, handlers, options);
         },
       };
-      await startRace(router, lanes, run, window);
+      await playback.whileStarting(startRace(router, lanes, run, window));
     } else {
-      await lanes[0].start(lab, run, window);
+      await playback.whileStarting(lanes[0].start(lab, run, window));
     }
     playback.clock.play(0, performance.now());
   } catch (err) {

@@ -117,8 +117,11 @@ export class WatchController {
     this.connection ||= this._connect();
     const window = windowFor(this.clock.speed);
     try {
-      if (settings.race) await startRace(this.connection, this.lanes, settings, window);
-      else await this.lanes[0].start(this.connection, settings, window);
+      const { connection, lanes } = this;
+      const started = settings.race
+        ? startRace(connection, lanes, settings, window)
+        : lanes[0].start(connection, settings, window);
+      await this.playback.whileStarting(started);
       this.clock.play(0, this.now());
       bringIntoView(this.lanes[0].root);
     } catch (err) {

@@ -22,15 +22,22 @@ export class WatchPlayback {
     Object.assign(this, { page, raceResult, code, all, lanes, race, canRestart, now });
     this.clock = new PlaybackClock();
     this.practice = null; // the page's practice (practice/practice.js): its hook runs each frame
+    // Set while the page's runs start (a race's second run may wait on the server): a jump
+    // to the end made then would be undone by the clock starting from 0 once they are in.
+    this.starting = false;
     this.loop = new FrameLoop((time, dt) => this.frame(time, dt));
+    const ready =
+      (action) =>
+      (...args) =>
+        this.starting ? undefined : action(...args);
     this.transport = transport({
-      play: () => this.togglePlay(),
-      step: () => this.stepForward(),
-      back: () => this.stepBack(),
-      end: () => this.runToEnd(),
+      play: ready(() => this.togglePlay()),
+      step: ready(() => this.stepForward()),
+      back: ready(() => this.stepBack()),
+      end: ready(() => this.runToEnd()),
       restart,
       speed: (speed) => this.setSpeed(speed),
-      seek: (index, { done }) => this.seekTo(index, { done }),
+      seek: ready((index, { done }) => this.seekTo(index, { done })),
     });
     for (const lane of all) lane.onLanded = (snapshot) => this.landed(snapshot);
   }
@@ -104,7 +111,7 @@ export class WatchPlayback {
 
   // ---------------------------------------------------------------- the transport bar
   showControls() {
-    const current = this.playingLanes();
+    const current = this.starting ? [] : this.playingLanes();
     const any = current.length > 0;
     const done = any && current.every((lane) => lane.finished);
     const player = current[0]?.player;
@@ -125,6 +132,17 @@ export class WatchPlayback {
         ? { min: seekable ? 0 : player.historyStart, max: player.received, value: player.pos }
         : null,
     });
+  }
+
+  /** Await `started` (the page's runs starting), with the transport's playback off meanwhile. */
+  async whileStarting(started) {
+    this.starting = true;
+    this.showControls();
+    try {
+      return await started;
+    } finally {
+      this.starting = false;
+    }
   }
 
   /** Lanes whose runs can ask the server for any index (fresh runs, not seeking already). */
