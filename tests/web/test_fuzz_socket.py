@@ -70,9 +70,9 @@ RAW_FRAMES = 800  # raw Engine.IO frames over websockets, each followed by a pro
 PER_CONNECTION = 225  # well under the 2,000-message burst of the rate limit
 STARTS_PER_CONNECTION = 8  # under the start burst of 10
 WORKERS = 6
-# How long a connection may go without a frame before the server counts as hung.  It
-# bounds silence, not the whole exchange: a 2-core machine that also runs chromium and
-# four other workers answers 225 messages in more than 10 s, and that is slow, not hung.
+# How long the server may stay silent (no new ack, no frame, no connect) before it counts
+# as hung.  It bounds silence, not a whole exchange: a 2-core machine that also runs
+# chromium and four other workers answers 225 messages in more than 10 s: slow, not hung.
 ACK_TIMEOUT = 30.0
 MAX_FRAME = 15_000  # the server accepts messages up to 16 KB (server/extensions.py)
 CODES = {
@@ -413,7 +413,15 @@ def check_answers(conn: FuzzConnection, accepted=WATCH_EVENTS, codes=CODES) -> l
         refusals.append(error)
     # every refusal also came as an error event (rate-limited ones at most once a second)
     plain = [e for e in refusals if e["code"] != "rate-limited"]
-    events = [e for e in conn.errors if e.get("code") != "rate-limited"]
+
+    def plain_events() -> list[dict]:
+        with conn.lock:
+            return [e for e in conn.errors if e.get("code") != "rate-limited"]
+
+    # python-engineio's client hands every message to a thread of its own, so the error
+    # event sent before an ack can be handled after it: let the events catch up
+    wait_until(lambda: len(plain_events()) >= len(plain), timeout=ACK_TIMEOUT)
+    events = plain_events()
     key = lambda e: json.dumps(e, sort_keys=True)  # noqa: E731
     if sorted(map(key, plain)) != sorted(map(key, events)):
         problems.append(f"{len(plain)} refusals but {len(events)} error events")
