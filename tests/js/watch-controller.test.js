@@ -141,6 +141,7 @@ test("while a race's second run starts, the transport cannot jump the first to i
   lanes[1].seekable = true;
   await started;
   assert.equal(watch.clock.playing, true, "both in: the clock starts from 0");
+  assert.equal(watch.clock.index, 0);
   assert.equal(shown.at(-1).enabled.end, true);
   watch.transport.actions.end();
   assert.deepEqual([lanes[0].seeks, lanes[1].seeks], [[null], [null]]);
